@@ -1,0 +1,58 @@
+# Scorekeeper: `make run` serves the app, `make test` runs every test.
+# Only python3 is needed on a fresh clone; everything else goes into .venv.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 5000
+export FLASK_APP := app
+
+.PHONY: run test test-sqlite test-postgres lint format migrate bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Installed once per change of pyproject.toml.
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed-run
+
+migrate: $(VENV)/.installed-run
+	$(BIN)/flask db upgrade
+
+run: migrate
+	@echo "Scorekeeper on http://$(HOST):$(PORT)/"
+	$(BIN)/flask run --host "$(HOST)" --port "$(PORT)"
+
+# SQLite always; PostgreSQL too when one answers (see tools/pg_test_db.py).
+test: $(VENV)/.installed-test
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	@url=$$($(BIN)/python tools/pg_test_db.py create) ; \
+	if [ -z "$$url" ]; then \
+		echo "PostgreSQL skipped: no server answered at $${PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}."; \
+	else \
+		echo "Running the suite again on PostgreSQL ($$url)"; \
+		DATABASE_URL="$$url" $(BIN)/python -m pytest $(PYTEST_ARGS); status=$$?; \
+		$(BIN)/python tools/pg_test_db.py drop "$$url"; \
+		exit $$status; \
+	fi
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed-test
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis

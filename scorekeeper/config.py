@@ -1,0 +1,81 @@
+"""Settings: defaults here, then ``instance/config.py``, then the environment."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+#: Settings that may be given as environment variables, with how to read them.
+ENVIRONMENT_SETTINGS = {
+    "SECRET_KEY": str,
+    "DATABASE_URL": str,
+    "SIGNUP_ENABLED": "bool",
+    "SESSION_COOKIE_SECURE": "bool",
+    "PROXY_FIX": "bool",
+    "LOGIN_MAX_FAILURES": int,
+    "LOGIN_LOCK_MINUTES": int,
+}
+
+
+class Defaults:
+    """What a new install runs with; every value can be overridden."""
+
+    SIGNUP_ENABLED = True
+    # Flask-Login keeps a phone logged in for this many days ("remember me").
+    REMEMBER_COOKIE_DAYS = 90
+    REMEMBER_COOKIE_HTTPONLY = True
+    REMEMBER_COOKIE_SAMESITE = "Lax"
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    # False means: Secure is added whenever the request itself came over https.
+    SESSION_COOKIE_SECURE = False
+    # Trust one proxy's X-Forwarded-* headers (set when running behind nginx or similar).
+    PROXY_FIX = False
+    # Repeated failed logins: after this many failures the name is locked for a while.
+    LOGIN_MAX_FAILURES = 5
+    LOGIN_LOCK_MINUTES = 10
+    PASSWORD_HASH_METHOD = "scrypt"
+    WTF_CSRF_TIME_LIMIT = None  # a form left open at the card table must still submit
+    SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
+    SEND_FILE_MAX_AGE_DEFAULT = 365 * 24 * 3600  # static URLs carry a content hash
+    GAMES_PER_PAGE = 20
+    MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a backup can be large-ish; nothing else is
+
+
+def env_overrides(environ: os._Environ | dict) -> dict:
+    """The settings given in the environment, converted to their types."""
+    found = {}
+    for key, kind in ENVIRONMENT_SETTINGS.items():
+        if key not in environ:
+            continue
+        raw = environ[key]
+        if kind == "bool":
+            found[key] = raw.strip().lower() in {"1", "true", "yes", "on"}
+        else:
+            found[key] = kind(raw)
+    return found
+
+
+def database_uri(url: str | None, instance_path: str) -> str:
+    """The SQLAlchemy URI: PostgreSQL through psycopg 3 when given, else SQLite in instance/."""
+    if not url:
+        return "sqlite:///" + str(Path(instance_path) / "scorekeeper.db")
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def instance_secret_key(instance_path: str) -> str:
+    """The key kept in instance/secret_key, made on first start (never a fixed key)."""
+    path = Path(instance_path) / "secret_key"
+    if path.exists():
+        return path.read_text().strip()
+    key = secrets.token_urlsafe(48)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        os.write(fd, key.encode())
+    finally:
+        os.close(fd)
+    return key

@@ -1,0 +1,57 @@
+"""WTForms (Flask-WTF, with CSRF). Forms parse; the services validate and word the messages."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import BooleanField
+from wtforms import PasswordField
+from wtforms import StringField
+from wtforms import SubmitField
+from wtforms.validators import ValidationError
+
+from scorekeeper.errors import Refusal
+
+
+class SignupForm(FlaskForm):
+    username = StringField(
+        "Username", render_kw={"autocomplete": "username", "autocapitalize": "none"}
+    )
+    password = PasswordField("Password", render_kw={"autocomplete": "new-password"})
+    confirm = PasswordField("Password again", render_kw={"autocomplete": "new-password"})
+    submit = SubmitField("Sign up")
+
+    def validate_confirm(self, field) -> None:
+        if field.data != self.password.data:
+            raise ValidationError("The two passwords differ.")
+
+
+class LoginForm(FlaskForm):
+    username = StringField(
+        "Username", render_kw={"autocomplete": "username", "autocapitalize": "none"}
+    )
+    password = PasswordField("Password", render_kw={"autocomplete": "current-password"})
+    remember = BooleanField("Stay logged in on this phone", default=True)
+    submit = SubmitField("Log in")
+
+
+class PlayerForm(FlaskForm):
+    name = StringField("Name", render_kw={"autocomplete": "off", "maxlength": 40})
+    submit = SubmitField("Add player")
+
+
+class RenameForm(FlaskForm):
+    name = StringField("New name", render_kw={"autocomplete": "off", "maxlength": 40})
+    submit = SubmitField("Rename")
+
+
+class ActionForm(FlaskForm):
+    """A button that changes something: only the CSRF token travels."""
+
+
+def show_refusal(form: FlaskForm, refusal: Refusal) -> None:
+    """Put a service's message under the field it concerns (or on the form as a whole)."""
+    field = getattr(form, refusal.field, None) if refusal.field else None
+    if field is not None and hasattr(field, "errors"):
+        field.errors = [*field.errors, refusal.message]
+    else:
+        form.form_errors.append(refusal.message)

@@ -1,0 +1,262 @@
+"""Shared types for the rules of every game.
+
+Pure Python: no Flask, no database. A game module takes the setup (players in seat order,
+options, first dealer) and every hand as it was entered, validates each one, and derives all
+the rest: dealer, bidding order, points, totals, winners and what the next hand needs.
+
+Contract for a game module (see ``GameRules``):
+- ``option_specs(player_count)`` lists the options with defaults and allowed values.
+- ``check_players(players, options)`` refuses a wrong table (count, partnerships).
+- ``play(setup, entries)`` replays every entered hand in order and returns a ``State``.
+  An entry the rules refuse raises ``RuleError`` naming the hand it concerns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+
+
+class RuleError(Exception):
+    """An entry the rules refuse.
+
+    ``code`` is a stable identifier (the API's error codes), ``message`` a sentence for the
+    players, ``field`` the input path it concerns (``"bids.Ann"``, ``"tricks"``, ``None``) and
+    ``hand`` the hand number, when the error is about one hand.
+    """
+
+    def __init__(
+        self, code: str, message: str, field: str | None = None, hand: int | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.hand = hand
+
+    def for_hand(self, number: int) -> RuleError:
+        """Return this error tagged with a hand number (kept if already set)."""
+        if self.hand is None:
+            self.hand = number
+        return self
+
+    def __repr__(self) -> str:
+        return f"RuleError({self.code!r}, {self.message!r}, field={self.field!r}, hand={self.hand})"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One variant a game may be created with.
+
+    ``kind`` is "bool", "choice" (value must be one of ``choices``) or "int" (whole number
+    from ``minimum`` to ``maximum``; ``choices`` may list the suggested values).
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a game is created with. ``options`` holds every option's effective value."""
+
+    players: tuple[str, ...]
+    options: Mapping[str, Any]
+    first_dealer: int = 0
+
+
+@dataclass
+class Hand:
+    """One hand (round) as derived by the rules.
+
+    ``status`` is "bidding", "playing" or "scored". ``points`` are keyed by side (player,
+    or team name in partnerships) and are ``None`` until the hand is scored. ``info`` holds what
+    the rules derived for this game (Oh Hell ``cards``/``no_trump``, Pitch ``pitcher``/``bid``/
+    ``stolen``/``made``, Gin ``knock_limit``/``result``/``winner``/``undercut``).
+    """
+
+    number: int
+    dealer: str
+    status: str
+    input: dict[str, Any]
+    points: dict[str, int] | None
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class State:
+    """Everything derived from the setup and the entered hands."""
+
+    sides: list[str]
+    teams: list[list[str]] | None
+    hands: list[Hand]
+    totals: dict[str, int]
+    finished: bool = False
+    winners: list[str] = field(default_factory=list)
+    bonuses: list[dict[str, Any]] = field(default_factory=list)
+    next: dict[str, Any] | None = None
+    notices: list[str] = field(default_factory=list)
+
+    @property
+    def current(self) -> Hand | None:
+        """The hand in progress (entered but not scored), if any."""
+        if self.hands and self.hands[-1].status != "scored":
+            return self.hands[-1]
+        return None
+
+    def leaders(self) -> list[str]:
+        """Sides with the highest total (several on a tie; none before any score)."""
+        if not self.hands:
+            return []
+        best = max(self.totals.values())
+        return [side for side in self.sides if self.totals[side] == best]
+
+
+class GameRules:
+    """The small common interface every game module implements."""
+
+    key: str = ""
+    title: str = ""
+    min_players: int = 2
+    max_players: int = 7
+    #: Word for one deal on the score sheet ("Hand", "Round").
+    hand_word: str = "Hand"
+
+    def option_specs(self, player_count: int) -> list[Option]:
+        raise NotImplementedError
+
+    def resolve_options(self, raw: Mapping[str, Any] | None, player_count: int) -> dict[str, Any]:
+        """Every option with its effective value; refuses unknown keys and bad values."""
+        return resolve_options(self.option_specs(player_count), raw or {})
+
+    def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
+        """Refuse a table the game cannot be played with."""
+        check_player_count(players, self.min_players, self.max_players)
+
+    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+        """Replay every entered hand in order and derive the state of the game."""
+        raise NotImplementedError
+
+    def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """Combine what a hand already holds with a completion or correction."""
+        merged = dict(entered)
+        merged.update(change)
+        return merged
+
+
+def check_player_count(players: Sequence[str], low: int, high: int) -> None:
+    if len(set(players)) != len(players):
+        raise RuleError("player_count", "Each player can sit at the table only once.", "players")
+    if not low <= len(players) <= high:
+        wanted = f"exactly {low}" if low == high else f"{low} to {high}"
+        raise RuleError(
+            "player_count",
+            f"This game needs {wanted} players; {len(players)} chosen.",
+            "players",
+        )
+
+
+def resolve_options(specs: Sequence[Option], raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Check ``raw`` against ``specs`` and fill in defaults."""
+    by_key = {spec.key: spec for spec in specs}
+    for key in raw:
+        if key not in by_key:
+            raise RuleError(
+                "unknown_option", f"There is no option called “{key}”.", f"options.{key}"
+            )
+    resolved: dict[str, Any] = {}
+    for spec in specs:
+        value = raw.get(spec.key, spec.default)
+        if value is None:
+            value = spec.default
+        resolved[spec.key] = check_option_value(spec, value)
+    return resolved
+
+
+def check_option_value(spec: Option, value: Any) -> Any:
+    where = f"options.{spec.key}"
+    if spec.kind == "bool":
+        if not isinstance(value, bool):
+            raise RuleError("option_value", f"{spec.label} must be on or off.", where)
+        return value
+    if spec.kind == "choice":
+        if isinstance(value, bool) or value not in spec.choices:
+            allowed = ", ".join(str(choice) for choice in spec.choices)
+            raise RuleError("option_value", f"{spec.label} must be one of: {allowed}.", where)
+        return value
+    if spec.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RuleError("option_value", f"{spec.label} must be a whole number.", where)
+        if (spec.minimum is not None and value < spec.minimum) or (
+            spec.maximum is not None and value > spec.maximum
+        ):
+            raise RuleError(
+                "option_value",
+                f"{spec.label} must be from {spec.minimum} to {spec.maximum}.",
+                where,
+            )
+        return value
+    raise ValueError(f"unknown option kind {spec.kind!r}")
+
+
+# Helpers the game modules share for checking what was entered ---------------------------
+
+
+def whole_number(
+    value: Any, what: str, where: str, code: str, low: int = 0, high: int | None = None
+) -> int:
+    """``value`` as a whole number from ``low`` to ``high``, or a RuleError with ``code``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError("wrong_type", f"{what} must be a whole number.", where)
+    if value < low or (high is not None and value > high):
+        if high is None:
+            raise RuleError(code, f"{what} must be {low} or more.", where)
+        raise RuleError(code, f"{what} must be from {low} to {high}.", where)
+    return value
+
+
+def per_player(
+    entry: Mapping[str, Any], key: str, players: Sequence[str], missing_code: str, what: str
+) -> dict[str, Any]:
+    """The ``{player: value}`` mapping ``entry[key]``, with exactly the table's players."""
+    values = entry.get(key)
+    if values is None:
+        raise RuleError(missing_code, f"Enter {what} for every player.", key)
+    if not isinstance(values, Mapping):
+        raise RuleError("wrong_type", f"{what.capitalize()} must be given per player.", key)
+    for name in values:
+        if name not in players:
+            raise RuleError(
+                "unknown_player", f"{name} is not playing in this game.", f"{key}.{name}"
+            )
+    for name in players:
+        if name not in values or values[name] is None:
+            raise RuleError(missing_code, f"Enter {what} for {name}.", f"{key}.{name}")
+    return {name: values[name] for name in players}
+
+
+def seat_after(seat: int, count: int, steps: int = 1) -> int:
+    """The seat ``steps`` places to the left (clockwise) of ``seat``."""
+    return (seat + steps) % count
+
+
+def order_from_left_of(dealer_seat: int, players: Sequence[str]) -> list[str]:
+    """Players clockwise from the dealer's left, dealer last."""
+    count = len(players)
+    return [players[seat_after(dealer_seat, count, step)] for step in range(1, count + 1)]
+
+
+def add_points(totals: dict[str, int], points: Mapping[str, int]) -> None:
+    for side, value in points.items():
+        totals[side] += value

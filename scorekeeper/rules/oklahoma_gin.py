@@ -1,0 +1,373 @@
+"""Oklahoma Gin: two players, the upcard sets the knock limit, the round's winner deals next.
+
+An entry is one round as the scorekeeper enters it::
+
+    {"upcard": "7", "upcard_suit": "hearts" | None, "result": "knock" | "gin" | "draw",
+     "knocker": "Ann", "knocker_deadwood": 4, "opponent_deadwood": 20}
+
+``knocker`` and both deadwood counts are left out (or None) for a draw; ``knocker_deadwood``
+may be left out for gin. A knock with no deadwood is recorded and scored as gin. Every round is
+complete when entered (status "scored").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+
+from scorekeeper.rules.base import SUITS
+from scorekeeper.rules.base import GameRules
+from scorekeeper.rules.base import Hand
+from scorekeeper.rules.base import Option
+from scorekeeper.rules.base import RuleError
+from scorekeeper.rules.base import Setup
+from scorekeeper.rules.base import State
+from scorekeeper.rules.base import add_points
+from scorekeeper.rules.base import order_from_left_of
+from scorekeeper.rules.base import whole_number
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+RESULTS = ("knock", "gin", "draw")
+#: Ten unmatched cards count at most 98 (K, K, Q, Q, J, J, 10, 10, 9, 9 without melds).
+MAX_DEADWOOD = 98
+ENTRY_KEYS = (
+    "upcard",
+    "upcard_suit",
+    "result",
+    "knocker",
+    "knocker_deadwood",
+    "opponent_deadwood",
+)
+
+
+def knock_limit(upcard: str) -> int:
+    """The most deadwood a player may knock with when ``upcard`` starts the discard pile."""
+    if upcard not in RANKS:
+        raise ValueError(f"not a rank: {upcard!r}")
+    if upcard == "A":
+        return 1
+    if upcard in ("10", "J", "Q", "K"):
+        return 10
+    return int(upcard)
+
+
+class OklahomaGin(GameRules):
+    key = "oklahoma_gin"
+    title = "Oklahoma Gin"
+    min_players = 2
+    max_players = 2
+    hand_word = "Round"
+
+    def option_specs(self, player_count: int) -> list[Option]:
+        return [
+            Option(
+                "target",
+                "Game to",
+                "int",
+                100,
+                choices=(50, 100, 150, 200, 250),
+                minimum=50,
+                maximum=1000,
+                help="The first player whose total reaches this score wins.",
+            ),
+            Option(
+                "gin_bonus",
+                "Gin bonus",
+                "choice",
+                25,
+                choices=(20, 25),
+                help="Added to the opponent's deadwood when a player goes gin.",
+            ),
+            Option(
+                "undercut_bonus",
+                "Undercut bonus",
+                "choice",
+                10,
+                choices=(10, 20, 25),
+                help="Added to the difference when the knocker is undercut.",
+            ),
+            Option(
+                "spade_double",
+                "Spades double",
+                "bool",
+                False,
+                help="A spade upcard doubles every score of that round (enter the upcard's suit).",
+            ),
+            Option(
+                "ace_requires_gin",
+                "Ace needs gin",
+                "bool",
+                False,
+                help="When an ace is turned up, only gin can end the round.",
+            ),
+            Option(
+                "game_bonus",
+                "Game bonus",
+                "choice",
+                0,
+                choices=(0, 100),
+                help="Added to the winner's total when the game ends.",
+            ),
+            Option(
+                "box_bonus",
+                "Box bonus",
+                "choice",
+                0,
+                choices=(0, 20, 25),
+                help="Added at game end to each player for every round they won.",
+            ),
+            Option(
+                "shutout_double",
+                "Shutout doubles",
+                "bool",
+                False,
+                help="If the loser scored nothing, the winner's whole total is doubled.",
+            ),
+        ]
+
+    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+        players = tuple(setup.players)
+        self.check_players(players, setup.options)
+        options = setup.options
+        target = options["target"]
+        totals = {name: 0 for name in players}
+        rounds_won = {name: 0 for name in players}
+        hands: list[Hand] = []
+        dealer_seat = setup.first_dealer % len(players)
+        finished = False
+        winners: list[str] = []
+        notices: list[str] = []
+
+        for number, entry in enumerate(entries, start=1):
+            if finished:
+                raise RuleError("game_over", "This game is over.", hand=number)
+            try:
+                hand = _score_round(number, players[dealer_seat], players, options, entry)
+            except RuleError as error:
+                raise error.for_hand(number) from None
+            hands.append(hand)
+            add_points(totals, hand.points)
+            winner = hand.info["winner"]
+            if winner is not None:
+                rounds_won[winner] += 1
+                dealer_seat = players.index(winner)
+                if totals[winner] >= target:
+                    finished = True
+                    winners = [winner]
+
+        bonuses: list[dict[str, Any]] = []
+        if finished:
+            bonuses = _bonuses(winners[0], players, totals, rounds_won, options)
+            for line in bonuses:
+                totals[line["player"]] += line["points"]
+            notices.append(f"{winners[0]} wins the game with {totals[winners[0]]} points.")
+        elif hands and hands[-1].info["result"] == "draw":
+            notices.append(
+                f"Round {hands[-1].number} was a draw: {players[dealer_seat]} deals again."
+            )
+
+        next_round = None
+        if not finished:
+            next_round = {
+                "number": len(hands) + 1,
+                "dealer": players[dealer_seat],
+                "order": order_from_left_of(dealer_seat, players),
+                "cards": None,
+                "no_trump": None,
+                "forbidden_dealer_bid": None,
+                "knock_limit": None,
+            }
+        return State(
+            sides=list(players),
+            teams=None,
+            hands=hands,
+            totals=totals,
+            finished=finished,
+            winners=winners,
+            bonuses=bonuses,
+            next=next_round,
+            notices=notices,
+        )
+
+
+def _score_round(
+    number: int,
+    dealer: str,
+    players: tuple[str, ...],
+    options: Mapping[str, Any],
+    entry: Mapping[str, Any],
+) -> Hand:
+    """Check one round and work out who scores what."""
+    if not isinstance(entry, Mapping):
+        raise RuleError("wrong_type", "A round must be given as a set of named values.")
+    upcard = _upcard(entry.get("upcard"))
+    suit = _suit(entry.get("upcard_suit"), options["spade_double"])
+    limit = knock_limit(upcard)
+    result = _result(entry.get("result"))
+    points = {name: 0 for name in players}
+    normalised: dict[str, Any] = {
+        "upcard": upcard,
+        "upcard_suit": suit,
+        "result": result,
+        "knocker": None,
+        "knocker_deadwood": None,
+        "opponent_deadwood": None,
+    }
+    info: dict[str, Any] = {
+        "knock_limit": limit,
+        "result": result,
+        "winner": None,
+        "undercut": False,
+        "doubled": False,
+        "upcard": upcard,
+    }
+    if result == "draw":
+        # Whatever else a form sent along with a draw is not part of it.
+        return Hand(number, dealer, "scored", normalised, points, info)
+
+    knocker = _knocker(entry.get("knocker"), players)
+    opponent = players[1 - players.index(knocker)]
+    raw_knocker_deadwood = entry.get("knocker_deadwood")
+    if raw_knocker_deadwood is None and result == "gin":
+        raw_knocker_deadwood = 0
+    knocker_deadwood = _deadwood(raw_knocker_deadwood, knocker, "knocker_deadwood")
+    opponent_deadwood = _deadwood(entry.get("opponent_deadwood"), opponent, "opponent_deadwood")
+
+    if result == "gin" and knocker_deadwood > 0:
+        raise RuleError(
+            "gin_with_deadwood",
+            f"Gin means no deadwood, but {knocker} has {knocker_deadwood}. "
+            "Enter it as a knock instead.",
+            "knocker_deadwood",
+        )
+    if knocker_deadwood == 0:
+        result = "gin"
+    if result == "knock":
+        if upcard == "A" and options["ace_requires_gin"]:
+            raise RuleError(
+                "knock_above_limit",
+                "An ace was turned up: only gin can end this round.",
+                "knocker_deadwood",
+            )
+        if knocker_deadwood > limit:
+            raise RuleError(
+                "knock_above_limit",
+                f"Knock with {limit} or less: {knocker} has {knocker_deadwood}.",
+                "knocker_deadwood",
+            )
+
+    if result == "gin":
+        winner = knocker
+        score = opponent_deadwood + options["gin_bonus"]
+    elif knocker_deadwood < opponent_deadwood:
+        winner = knocker
+        score = opponent_deadwood - knocker_deadwood
+    else:
+        winner = opponent
+        score = options["undercut_bonus"] + knocker_deadwood - opponent_deadwood
+        info["undercut"] = True
+    doubled = bool(options["spade_double"]) and suit == "spades"
+    if doubled:
+        score *= 2
+    points[winner] = score
+
+    normalised.update(
+        result=result,
+        knocker=knocker,
+        knocker_deadwood=knocker_deadwood,
+        opponent_deadwood=opponent_deadwood,
+    )
+    info.update(result=result, winner=winner, doubled=doubled)
+    return Hand(number, dealer, "scored", normalised, points, info)
+
+
+def _upcard(value: Any) -> str:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise RuleError("required", "Enter the upcard that started the discard pile.", "upcard")
+    if not isinstance(value, str):
+        raise RuleError("wrong_type", "The upcard must be a rank such as A, 7 or K.", "upcard")
+    rank = value.strip().upper()
+    if rank not in RANKS:
+        raise RuleError(
+            "upcard_invalid",
+            f"“{value}” is not a card rank: the upcard is A, 2 to 10, J, Q or K.",
+            "upcard",
+        )
+    return rank
+
+
+def _suit(value: Any, required: bool) -> str | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        if required:
+            raise RuleError(
+                "upcard_invalid",
+                "Spades double is on: enter the suit of the upcard.",
+                "upcard_suit",
+            )
+        return None
+    if not isinstance(value, str):
+        raise RuleError(
+            "wrong_type",
+            "The upcard's suit must be clubs, diamonds, hearts or spades.",
+            "upcard_suit",
+        )
+    suit = value.strip().lower()
+    if suit not in SUITS:
+        raise RuleError(
+            "upcard_invalid",
+            f"“{value}” is not a suit: choose clubs, diamonds, hearts or spades.",
+            "upcard_suit",
+        )
+    return suit
+
+
+def _result(value: Any) -> str:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise RuleError("required", "Enter how the round ended: knock, gin or draw.", "result")
+    if not isinstance(value, str) or value.strip().lower() not in RESULTS:
+        raise RuleError(
+            "wrong_type", f"“{value}” is not a result: enter knock, gin or draw.", "result"
+        )
+    return value.strip().lower()
+
+
+def _knocker(value: Any, players: tuple[str, ...]) -> str:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        raise RuleError("required", "Enter who ended the round.", "knocker")
+    if not isinstance(value, str):
+        raise RuleError("wrong_type", "The knocker must be given by name.", "knocker")
+    if value not in players:
+        raise RuleError("unknown_player", f"{value} is not playing in this game.", "knocker")
+    return value
+
+
+def _deadwood(value: Any, player: str, where: str) -> int:
+    if value is None:
+        raise RuleError("required", f"Enter {player}'s deadwood.", where)
+    return whole_number(value, f"{player}'s deadwood", where, "deadwood_invalid", 0, MAX_DEADWOOD)
+
+
+def _bonuses(
+    winner: str,
+    players: tuple[str, ...],
+    totals: Mapping[str, int],
+    rounds_won: Mapping[str, int],
+    options: Mapping[str, Any],
+) -> list[dict[str, Any]]:
+    """End-of-game lines: game bonus, then box bonuses, then the shutout doubling."""
+    lines: list[dict[str, Any]] = []
+    if options["game_bonus"]:
+        lines.append({"player": winner, "kind": "game", "points": options["game_bonus"]})
+    for name in players:
+        box = options["box_bonus"] * rounds_won[name]
+        if box:
+            lines.append({"player": name, "kind": "box", "points": box})
+    loser = next(name for name in players if name != winner)
+    if options["shutout_double"] and totals[loser] == 0:
+        before = totals[winner] + sum(line["points"] for line in lines if line["player"] == winner)
+        lines.append({"player": winner, "kind": "shutout", "points": before})
+    return lines
+
+
+RULES = OklahomaGin()

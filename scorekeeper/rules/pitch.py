@@ -1,0 +1,586 @@
+"""Auction Pitch (Setback): the auction, the four points of a hand, set backs and the winner.
+
+The app never sees cards. Per hand the scorekeeper enters the auction (or just the pitcher and
+the bid) and then who won High, Low, Jack and Game. The rules here refuse what cannot happen at
+the table and derive the rest: dealer, bidding order, pitcher, points, totals and the winner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+
+from scorekeeper.rules.base import GameRules
+from scorekeeper.rules.base import Hand
+from scorekeeper.rules.base import Option
+from scorekeeper.rules.base import RuleError
+from scorekeeper.rules.base import Setup
+from scorekeeper.rules.base import State
+from scorekeeper.rules.base import add_points
+from scorekeeper.rules.base import check_player_count
+from scorekeeper.rules.base import order_from_left_of
+from scorekeeper.rules.base import whole_number
+
+#: The four scoring points of a hand, in the order they are shown.
+POINTS = ("high", "low", "jack", "game")
+POINT_TITLES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game"}
+#: Highest bid; bidding it is "pitching".
+TOP_BID = 4
+CARDS_EACH = 6
+#: Game-point value of every counting card in the deck: tens, aces, kings, queens, jacks.
+COUNTING_CARDS = (10,) * 4 + (4,) * 4 + (3,) * 4 + (2,) * 4 + (1,) * 4
+#: Keys a scorekeeper may enter for the points of a hand.
+POINT_KEYS = ("high", "low", "jack", "game", "game_points", "single_trump")
+
+
+def team_name(players: Sequence[str]) -> str:
+    """The name of a partnership: ``"Ann & Cy"``."""
+    return " & ".join(players)
+
+
+def teams_for(players: Sequence[str], options: Mapping[str, Any]) -> list[list[str]] | None:
+    """Partners sit opposite: seats 1+3 and 2+4. ``None`` when everyone plays alone."""
+    if not options.get("partnerships"):
+        return None
+    return [[players[0], players[2]], [players[1], players[3]]]
+
+
+def max_game_points(player_count: int) -> int:
+    """The most game points the cards in play can hold (all 80 from 4 players on)."""
+    cards = CARDS_EACH * player_count
+    return sum(sorted(COUNTING_CARDS, reverse=True)[:cards])
+
+
+def legal_calls(
+    auction_so_far: Sequence[Sequence[Any]],
+    dealer: str,
+    order: Sequence[str],
+    options: Mapping[str, Any],
+) -> list[Any]:
+    """What the next player in ``order`` may call: ``"pass"`` and/or bids (ints).
+
+    ``auction_so_far`` holds the legal ``[name, call]`` turns already made. Empty when the
+    auction is over.
+    """
+    turn = len(auction_so_far)
+    if turn >= len(order):
+        return []
+    high = max((call for _, call in auction_so_far if _is_int(call)), default=0)
+    player = order[turn]
+    allowed: list[Any] = []
+    for call in ("pass", 1, 2, 3, TOP_BID):
+        try:
+            _check_call(player, call, high, player == dealer, options.get("min_bid", 1), "")
+        except RuleError:
+            continue
+        allowed.append(call)
+    return allowed
+
+
+class Pitch(GameRules):
+    key = "pitch"
+    title = "Auction Pitch"
+    min_players = 2
+    max_players = 7
+    hand_word = "Hand"
+
+    def option_specs(self, player_count: int) -> list[Option]:
+        return [
+            Option(
+                "target",
+                "Points to win",
+                "choice",
+                7,
+                choices=(7, 11, 15, 21),
+                help="The first to reach this at the end of a hand they pitched wins.",
+            ),
+            Option(
+                "partnerships",
+                "Partnerships (4 players, partners sit opposite)",
+                "bool",
+                False,
+                help="Seats 1 and 3 play against seats 2 and 4; team points replace your own.",
+            ),
+            Option(
+                "min_bid",
+                "Lowest bid",
+                "choice",
+                1,
+                choices=(1, 2),
+                help="2 for tables that play the “2 to 4” auction. "
+                "A dealer everyone passed to must bid at least 2 either way.",
+            ),
+            Option(
+                "low_to_player",
+                "Low goes to whoever played it",
+                "bool",
+                False,
+                help="Off: Low goes to whoever wins it in a trick.",
+            ),
+        ]
+
+    def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
+        if options.get("partnerships"):
+            if len(set(players)) != len(players):
+                check_player_count(players, 4, 4)
+            if len(players) != 4:
+                raise RuleError(
+                    "partnership_count",
+                    f"Partnerships need exactly 4 players; {len(players)} chosen.",
+                    "players",
+                )
+            return
+        check_player_count(players, self.min_players, self.max_players)
+
+    def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """Like ``dict.update``, but a new bidding form replaces the other one."""
+        merged = dict(entered)
+        if change.get("auction") is not None:
+            merged.pop("pitcher", None)
+            merged.pop("bid", None)
+        if change.get("pitcher") is not None or change.get("bid") is not None:
+            merged.pop("auction", None)
+        merged.update(change)
+        return merged
+
+    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+        players = tuple(setup.players)
+        options = self.resolve_options(setup.options, len(players))
+        self.check_players(players, options)
+        table = _Table(players, options)
+        totals = {side: 0 for side in table.sides}
+        hands: list[Hand] = []
+        finished = False
+        winners: list[str] = []
+        set_back_win = False
+
+        for index, entry in enumerate(entries):
+            number = index + 1
+            if finished:
+                raise RuleError("game_over", "This game is over.", hand=number)
+            try:
+                hand = table.hand(number, setup.first_dealer, entry)
+            except RuleError as error:
+                raise error.for_hand(number) from None
+            if hand.status != "scored" and number < len(entries):
+                raise RuleError(
+                    "required",
+                    f"Hand {number} is not finished: enter who won High and Low.",
+                    "high",
+                    hand=number,
+                )
+            hands.append(hand)
+            if hand.points is None:
+                continue
+            add_points(totals, hand.points)
+            side = hand.info["pitcher_side"]
+            if totals[side] >= options["target"]:
+                finished = True
+                winners = [side]
+                set_back_win = not hand.info["made"]
+
+        return State(
+            sides=list(table.sides),
+            teams=table.teams,
+            hands=hands,
+            totals=totals,
+            finished=finished,
+            winners=winners,
+            next=None if finished else table.next_hand(hands, setup.first_dealer),
+            notices=table.notices(totals, winners, set_back_win),
+        )
+
+
+class _Table:
+    """The players, sides and options of one game, and how to read one hand."""
+
+    def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+        self.players = players
+        self.options = options
+        self.teams = teams_for(players, options)
+        self.plural = self.teams is not None
+        if self.teams is None:
+            self.sides = list(players)
+            self.side_of = {name: name for name in players}
+        else:
+            self.sides = [team_name(team) for team in self.teams]
+            self.side_of = {name: team_name(team) for team in self.teams for name in team}
+
+    # Seats -------------------------------------------------------------------------------
+
+    def dealer_seat(self, number: int, first_dealer: int) -> int:
+        return (first_dealer + number - 1) % len(self.players)
+
+    def next_hand(self, hands: list[Hand], first_dealer: int) -> dict[str, Any]:
+        current = hands[-1] if hands and hands[-1].status != "scored" else None
+        number = current.number if current else len(hands) + 1
+        seat = self.dealer_seat(number, first_dealer)
+        upcoming: dict[str, Any] = {
+            "number": number,
+            "dealer": self.players[seat],
+            "order": order_from_left_of(seat, self.players),
+            "cards": None,
+            "no_trump": None,
+            "forbidden_dealer_bid": None,
+            "knock_limit": None,
+        }
+        if current is not None:
+            upcoming["pitcher"] = current.info["pitcher"]
+            upcoming["bid"] = current.info["bid"]
+        return upcoming
+
+    # One hand ----------------------------------------------------------------------------
+
+    def hand(self, number: int, first_dealer: int, entry: Mapping[str, Any]) -> Hand:
+        if not isinstance(entry, Mapping):
+            raise RuleError("wrong_type", "A hand must be given as an object of fields.")
+        seat = self.dealer_seat(number, first_dealer)
+        dealer = self.players[seat]
+        order = order_from_left_of(seat, self.players)
+        bidding, pitcher, bid, stolen = self.read_bidding(entry, order, dealer)
+        side = self.side_of[pitcher]
+        info: dict[str, Any] = {
+            "pitcher": pitcher,
+            "pitcher_side": side,
+            "bid": bid,
+            "stolen": stolen,
+            "made": None,
+            "won": None,
+            "order": order,
+        }
+        if not _points_entered(entry):
+            return Hand(number, dealer, "playing", bidding, None, info)
+
+        entered, won = self.read_points(entry, pitcher)
+        winnings = {name: len(points) for name, points in won.items()}
+        made = winnings[side] >= bid
+        points = dict(winnings)
+        if not made:
+            points[side] = -bid
+        info["made"] = made
+        info["won"] = won
+        return Hand(number, dealer, "scored", {**bidding, **entered}, points, info)
+
+    def read_bidding(
+        self, entry: Mapping[str, Any], order: list[str], dealer: str
+    ) -> tuple[dict[str, Any], str, int, bool]:
+        """The bidding as entered (auction or short form): input, pitcher, bid, stolen."""
+        auction = entry.get("auction")
+        short = entry.get("pitcher") is not None or entry.get("bid") is not None
+        if auction is not None and short:
+            raise RuleError(
+                "bid_invalid",
+                "Enter either the auction or the pitcher and the bid, not both.",
+                "auction",
+            )
+        if auction is not None:
+            return self.read_auction(auction, order, dealer)
+        if not short:
+            raise RuleError(
+                "required", "Enter the auction, or who pitched and for how much.", "auction"
+            )
+        pitcher = entry.get("pitcher")
+        if pitcher is None:
+            raise RuleError("required", "Enter who pitched (the high bidder).", "pitcher")
+        pitcher = self.player(pitcher, "pitcher", "The pitcher")
+        if entry.get("bid") is None:
+            raise RuleError("required", f"Enter how much {pitcher} bid.", "bid")
+        min_bid = self.options["min_bid"]
+        bid = whole_number(entry["bid"], f"{pitcher}’s bid", "bid", "bid_invalid", min_bid, TOP_BID)
+        return {"pitcher": pitcher, "bid": bid}, pitcher, bid, False
+
+    def read_auction(
+        self, auction: Any, order: list[str], dealer: str
+    ) -> tuple[dict[str, Any], str, int, bool]:
+        if isinstance(auction, str | bytes) or not isinstance(auction, Sequence):
+            raise RuleError(
+                "wrong_type",
+                "The auction must be a list of turns, each a player and a call.",
+                "auction",
+            )
+        turns: list[list[Any]] = []
+        high = 0
+        pitcher = ""
+        stolen = False
+        for index, turn in enumerate(auction):
+            where = f"auction.{index}"
+            if (
+                isinstance(turn, str | bytes | Mapping)
+                or not isinstance(turn, Sequence)
+                or len(turn) != 2
+            ):
+                raise RuleError(
+                    "wrong_type",
+                    "Each turn of the auction must be a player and a call, like [“Ann”, 2].",
+                    where,
+                )
+            name = self.player(turn[0], where, "Each turn of the auction")
+            if index >= len(order):
+                raise RuleError(
+                    "bid_invalid",
+                    f"{name} has already had a turn; everyone bids or passes exactly once.",
+                    where,
+                )
+            expected = order[index]
+            if name != expected:
+                if name in order[:index]:
+                    message = f"{name} has already had a turn; it is {expected}’s turn now."
+                else:
+                    message = f"It is {expected}’s turn to bid, not {name}’s."
+                raise RuleError("bid_invalid", message, where)
+            call = _check_call(name, turn[1], high, name == dealer, self.options["min_bid"], where)
+            turns.append([name, call])
+            if call == "pass":
+                continue
+            if call == high:
+                stolen = True
+            high = call
+            pitcher = name
+        if len(turns) < len(order):
+            missing = order[len(turns)]
+            raise RuleError(
+                "bid_invalid",
+                f"The auction is missing {missing}’s turn; everyone bids or passes exactly once.",
+                f"auction.{len(turns)}",
+            )
+        return {"auction": turns}, pitcher, high, stolen
+
+    def read_points(
+        self, entry: Mapping[str, Any], pitcher: str
+    ) -> tuple[dict[str, Any], dict[str, list[str]]]:
+        """The points as entered and, per side, the points it won."""
+        holders: dict[str, str | None] = {}
+        for point in POINTS:
+            value = entry.get(point)
+            title = POINT_TITLES[point]
+            if value is None:
+                if point in ("high", "low"):
+                    raise RuleError(
+                        "required", f"Enter who won {title}; it is awarded every hand.", point
+                    )
+                holders[point] = None
+            else:
+                holders[point] = self.player(value, point, title)
+        entered: dict[str, Any] = dict(holders)
+
+        game_points = self.read_game_points(entry.get("game_points"))
+        if game_points is not None:
+            entered["game_points"] = game_points
+
+        single = entry.get("single_trump")
+        if single is not None:
+            if not isinstance(single, bool):
+                raise RuleError(
+                    "wrong_type",
+                    "Whether only one trump was played must be yes or no.",
+                    "single_trump",
+                )
+            entered["single_trump"] = single
+        if single:
+            self.check_single_trump(holders, pitcher)
+
+        won: dict[str, list[str]] = {side: [] for side in self.sides}
+        for point in ("high", "low", "jack"):
+            holder = holders[point]
+            if holder is not None:
+                won[self.side_of[holder]].append(point)
+        game_side = self.game_side(holders["game"], game_points)
+        if game_side is not None:
+            won[game_side].append("game")
+        return entered, won
+
+    def read_game_points(self, value: Any) -> dict[str, int] | None:
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            raise RuleError("wrong_type", "Game points must be given per player.", "game_points")
+        for name in value:
+            if name not in self.players:
+                raise RuleError(
+                    "unknown_player", f"{name} is not playing in this game.", f"game_points.{name}"
+                )
+        counts: dict[str, int] = {}
+        for name in self.players:
+            if value.get(name) is None:
+                continue
+            counts[name] = whole_number(
+                value[name],
+                f"{name}’s game points",
+                f"game_points.{name}",
+                "game_points_invalid",
+                0,
+                80,
+            )
+        total = sum(counts.values())
+        if total > 80:
+            raise RuleError(
+                "game_points_invalid",
+                f"The game points add up to {total}, but the counts can never sum to more than 80.",
+                "game_points",
+            )
+        most = max_game_points(len(self.players))
+        if total > most:
+            raise RuleError(
+                "game_points_invalid",
+                f"The game points add up to {total}, but the {CARDS_EACH * len(self.players)} "
+                f"cards in play hold at most {most}.",
+                "game_points",
+            )
+        return counts
+
+    def game_side(self, named: str | None, game_points: dict[str, int] | None) -> str | None:
+        """The side that won Game: as named, or decided by the game points when given."""
+        if game_points is None:
+            return None if named is None else self.side_of[named]
+        by_side = {side: 0 for side in self.sides}
+        for name, count in game_points.items():
+            by_side[self.side_of[name]] += count
+        best = max(by_side.values())
+        leaders = [side for side in self.sides if by_side[side] == best]
+        decided = leaders[0] if len(leaders) == 1 else None
+        if named is None or self.side_of[named] == decided:
+            return decided
+        if decided is None:
+            raise RuleError(
+                "game_point_on_tie",
+                f"The game points tie for the most ({best} each), so nobody gets Game, "
+                f"not {self.side_of[named]}.",
+                "game",
+            )
+        raise RuleError(
+            "game_point_mismatch",
+            f"By the game points Game goes to {decided} ({best}), not to {self.side_of[named]} "
+            f"({by_side[self.side_of[named]]}).",
+            "game",
+        )
+
+    def check_single_trump(self, holders: Mapping[str, str | None], pitcher: str) -> None:
+        for point in ("high", "low", "jack"):
+            holder = holders[point]
+            if holder is None or holder == pitcher:
+                continue
+            if point == "jack":
+                message = (
+                    f"Only one trump was played, the one {pitcher} led, so if it was the jack "
+                    f"Jack goes to {pitcher} too, not {holder}."
+                )
+            else:
+                message = (
+                    f"Only one trump was played, the one {pitcher} led, so High and Low both go "
+                    f"to {pitcher}, not {holder}."
+                )
+            raise RuleError("single_trump_mismatch", message, point)
+
+    def player(self, value: Any, where: str, what: str) -> str:
+        if not isinstance(value, str):
+            raise RuleError("wrong_type", f"{what} must name a player.", where)
+        if value not in self.players:
+            raise RuleError("unknown_player", f"{value} is not playing in this game.", where)
+        return value
+
+    # Notices -----------------------------------------------------------------------------
+
+    def notices(self, totals: Mapping[str, int], winners: list[str], set_back: bool) -> list[str]:
+        target = self.options["target"]
+        has = "have" if self.plural else "has"
+        notices: list[str] = []
+        if not winners:
+            must = "one of them must" if self.plural else "must"
+            for side in self.sides:
+                if totals[side] >= target:
+                    notices.append(f"{side} {has} {totals[side]} but {must} pitch to win.")
+            return notices
+        winner = winners[0]
+        if set_back:
+            were = "were" if self.plural else "was"
+            notices.append(
+                f"{winner} {were} set back but still {has} {totals[winner]}, "
+                f"enough to win as the pitcher."
+            )
+        ahead = [side for side in self.sides if totals[side] > totals[winner]]
+        if ahead:
+            others = " and ".join(ahead)
+            notices.append(
+                f"{winner} reached {target} as the pitcher and wins, though {others} scored more."
+            )
+        return notices
+
+
+def _points_entered(entry: Mapping[str, Any]) -> bool:
+    """Whether the entry carries the points of the hand (else only the bidding is known)."""
+    if entry.get("single_trump") is True:
+        return True
+    return any(entry.get(key) is not None for key in POINT_KEYS if key != "single_trump")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_call(
+    player: str, call: Any, high: int, is_dealer: bool, min_bid: int, where: str
+) -> Any:
+    """``call`` normalised (``"pass"`` or an int), or a RuleError saying why it is refused.
+
+    ``high`` is the current high bid (0 when everyone so far passed).
+    """
+    if isinstance(call, str):
+        if call.strip().lower() != "pass":
+            raise RuleError(
+                "bid_invalid",
+                f"{player} may pass or bid {min_bid} to {TOP_BID}; “{call}” is not a call.",
+                where,
+            )
+        if is_dealer and high == 0:
+            raise RuleError(
+                "dealer_must_bid",
+                f"Everyone else passed, so {player} (the dealer) must bid at least 2.",
+                where,
+            )
+        return "pass"
+    if not _is_int(call):
+        raise RuleError("wrong_type", f"{player}’s call must be “pass” or a whole number.", where)
+    if not min_bid <= call <= TOP_BID:
+        raise RuleError(
+            "bid_invalid",
+            f"{player} bid {call}, but a bid must be from {min_bid} to {TOP_BID}.",
+            where,
+        )
+    if high == TOP_BID:
+        if is_dealer:
+            raise RuleError(
+                "steal_not_allowed",
+                f"{player} cannot steal a bid of {TOP_BID}; the dealer can only pass now.",
+                where,
+            )
+        raise RuleError(
+            "bid_not_higher",
+            f"After a bid of {TOP_BID} everyone else can only pass, so {player} must pass.",
+            where,
+        )
+    if is_dealer:
+        if high == 0 and call < 2:
+            raise RuleError(
+                "dealer_min_bid",
+                f"Everyone else passed, so {player} (the dealer) must bid at least 2.",
+                where,
+            )
+        if call < high:
+            raise RuleError(
+                "bid_not_higher",
+                f"The high bid is {high}: {player} (the dealer) may steal it by bidding {high}, "
+                "bid higher, or pass.",
+                where,
+            )
+        return call
+    if call <= high:
+        raise RuleError(
+            "bid_not_higher",
+            f"The high bid is {high}: {player} must bid more than {high} or pass.",
+            where,
+        )
+    return call
+
+
+RULES = Pitch()

@@ -1,0 +1,101 @@
+"""The roster: add, rename, archive, restore."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from scorekeeper.errors import NotFound
+from scorekeeper.errors import Refusal
+from scorekeeper.extensions import db
+from scorekeeper.models import Account
+from scorekeeper.models import Player
+
+NAME_MAX = 40
+
+
+def clean_name(name: object) -> str:
+    """A player name trimmed and checked: 1 to 40 characters."""
+    if not isinstance(name, str):
+        raise Refusal("wrong_type", "A player's name must be text.", "name")
+    name = " ".join(name.split())
+    if not name:
+        raise Refusal("name_invalid", "Enter a name.", "name")
+    if len(name) > NAME_MAX:
+        raise Refusal(
+            "name_invalid",
+            f"A name can be at most {NAME_MAX} characters ({len(name)} given).",
+            "name",
+        )
+    return name
+
+
+def roster(account: Account) -> list[Player]:
+    """Every player of the account, active ones first, then by name."""
+    return list(
+        db.session.scalars(
+            sa.select(Player)
+            .where(Player.account_id == account.id)
+            .order_by(Player.archived, Player.name_key)
+        )
+    )
+
+
+def get_player(account: Account, player_id: int) -> Player:
+    player = db.session.get(Player, player_id)
+    if player is None or player.account_id != account.id:
+        raise NotFound("That player")
+    return player
+
+
+def _check_free(account: Account, name: str, except_id: int | None = None) -> None:
+    query = sa.select(Player).where(
+        Player.account_id == account.id, Player.name_key == name.casefold()
+    )
+    other = db.session.scalar(query)
+    if other is not None and other.id != except_id:
+        note = " (archived: restore them instead)" if other.archived else ""
+        raise Refusal("name_taken", f"There is already a player called {other.name}{note}.", "name")
+
+
+def _commit_or_taken(name: str) -> None:
+    try:
+        db.session.commit()
+    except sa.exc.IntegrityError:  # the same name added at the same moment elsewhere
+        db.session.rollback()
+        raise Refusal("name_taken", f"There is already a player called {name}.", "name") from None
+
+
+def add_player(account: Account, name: object) -> Player:
+    name = clean_name(name)
+    _check_free(account, name)
+    player = Player(account_id=account.id, name=name, name_key=name.casefold())
+    db.session.add(player)
+    _commit_or_taken(name)
+    return player
+
+
+def find_or_add(account: Account, name: str) -> Player:
+    """The roster player with this name (ignoring case), added if new."""
+    name = clean_name(name)
+    player = db.session.scalar(
+        sa.select(Player).where(Player.account_id == account.id, Player.name_key == name.casefold())
+    )
+    return player or add_player(account, name)
+
+
+def update_player(
+    account: Account, player_id: int, name: object = None, archived: object = None
+) -> Player:
+    """Rename and/or archive or restore a player."""
+    player = get_player(account, player_id)
+    if archived is not None and not isinstance(archived, bool):
+        raise Refusal("wrong_type", "Archived must be true or false.", "archived")
+    if name is not None:
+        name = clean_name(name)
+        _check_free(account, name, except_id=player.id)
+        player.name = name
+        player.name_key = name.casefold()
+    if archived is not None:
+        player.archived = archived
+    _commit_or_taken(player.name)
+    return player

@@ -1,0 +1,1 @@
+"""Blueprints: thin views that parse input, call the services and render."""

@@ -1,0 +1,128 @@
+"""The JSON API (v1): the same services and messages as the pages.
+
+Bearer tokens only (no cookies), so the API needs no CSRF token.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from flask import Blueprint
+from flask import Response
+from flask import g
+from flask import jsonify
+from flask import request
+
+from scorekeeper.errors import Refusal
+from scorekeeper.extensions import csrf
+from scorekeeper.openapi import document as openapi_document
+from scorekeeper.services import accounts
+from scorekeeper.services import players
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+csrf.exempt(bp)
+
+
+def json_body() -> dict:
+    """The request's JSON object, or a 400 refusal."""
+    data = request.get_json(silent=True)
+    if data is None:
+        raise Refusal("invalid_json", "The request body must be JSON.")
+    if not isinstance(data, dict):
+        raise Refusal("wrong_type", "The request body must be a JSON object.")
+    return data
+
+
+def _bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+def token_required(view):
+    """The view needs ``Authorization: Bearer <token>``; the account lands in ``g.account``."""
+
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        token = _bearer_token()
+        account = accounts.account_for_token(token) if token else None
+        if account is None:
+            raise Refusal("unauthorized", "Send a valid token: Authorization: Bearer <token>.")
+        g.account = account
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+@bp.after_request
+def no_store(response: Response) -> Response:
+    response.headers.setdefault("Cache-Control", "no-store")
+    if response.status_code == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
+    return response
+
+
+@bp.get("/openapi.json")
+def openapi():
+    """The OpenAPI document describing this API."""
+    return jsonify(openapi_document())
+
+
+@bp.post("/accounts")
+def create_account():
+    """Sign up (unless sign-up is switched off)."""
+    body = json_body()
+    account = accounts.create_account(body.get("username"), body.get("password"))
+    return jsonify({"id": account.id, "username": account.username}), 201
+
+
+@bp.post("/tokens")
+def create_token():
+    """Exchange HTTP Basic credentials for a bearer token."""
+    auth = request.authorization
+    if auth is None or auth.type != "basic":
+        raise Refusal("unauthorized", "Send your username and password with HTTP Basic auth.")
+    account = accounts.authenticate(auth.username, auth.password)
+    return jsonify({"token": accounts.issue_token(account)}), 201
+
+
+@bp.delete("/tokens")
+@token_required
+def revoke_token():
+    """Revoke the token this request was sent with."""
+    accounts.revoke_token(_bearer_token())
+    return "", 204
+
+
+@bp.get("/players")
+@token_required
+def list_players():
+    """The roster, archived players last."""
+    return jsonify({"players": [p.to_json() for p in players.roster(g.account)]})
+
+
+@bp.post("/players")
+@token_required
+def add_player():
+    """Add a player to the roster."""
+    body = json_body()
+    if "name" not in body:
+        raise Refusal("required", "Enter a name.", "name")
+    return jsonify(players.add_player(g.account, body["name"]).to_json()), 201
+
+
+@bp.patch("/players/<int:player_id>")
+@token_required
+def update_player(player_id: int):
+    """Rename, archive or restore a player."""
+    body = json_body()
+    unknown = set(body) - {"name", "archived"}
+    if unknown:
+        field = sorted(unknown)[0]
+        raise Refusal("wrong_type", f"Unknown field “{field}”.", field)
+    player = players.update_player(
+        g.account, player_id, name=body.get("name"), archived=body.get("archived")
+    )
+    return jsonify(player.to_json())

@@ -1,0 +1,87 @@
+"""Sign up, log in, log out."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from flask import Blueprint
+from flask import current_app
+from flask import flash
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import url_for
+from flask_login import current_user
+from flask_login import login_required
+from flask_login import login_user
+from flask_login import logout_user
+
+from scorekeeper.errors import Refusal
+from scorekeeper.forms import ActionForm
+from scorekeeper.forms import LoginForm
+from scorekeeper.forms import SignupForm
+from scorekeeper.forms import show_refusal
+from scorekeeper.services import accounts
+
+bp = Blueprint("auth", __name__)
+
+
+def _safe_next(target: str | None) -> str:
+    """Only follow ``next`` to a path on this site."""
+    if target:
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc and target.startswith("/"):
+            return target
+    return url_for("main.home")
+
+
+@bp.route("/signup", methods=["GET", "POST"])
+def signup():
+    """Create an account for a group of players."""
+    if current_user.is_authenticated:
+        return redirect(url_for("main.home"))
+    enabled = current_app.config["SIGNUP_ENABLED"]
+    form = SignupForm()
+    if enabled and form.validate_on_submit():
+        try:
+            account = accounts.create_account(form.username.data, form.password.data)
+        except Refusal as refusal:
+            show_refusal(form, refusal)
+        else:
+            login_user(account, remember=True)
+            flash(f"Welcome, {account.username}! Add the people you play with.", "success")
+            return redirect(url_for("players.index"))
+    status = 422 if form.errors or form.form_errors else 200
+    return render_template("auth/signup.html", form=form, enabled=enabled), status
+
+
+@bp.route("/login", methods=["GET", "POST"])
+def login():
+    """Log in; a phone stays logged in unless told otherwise."""
+    if current_user.is_authenticated:
+        return redirect(url_for("main.home"))
+    form = LoginForm()
+    status = 200
+    if form.validate_on_submit():
+        try:
+            account = accounts.authenticate(form.username.data, form.password.data)
+        except Refusal as refusal:
+            form.form_errors.append(refusal.message)
+            status = refusal.status
+        else:
+            login_user(account, remember=form.remember.data)
+            return redirect(_safe_next(request.args.get("next")))
+    elif form.errors:
+        status = 400
+    return render_template("auth/login.html", form=form), status
+
+
+@bp.route("/logout", methods=["POST"])
+@login_required
+def logout():
+    """Log out on this phone."""
+    form = ActionForm()
+    if form.validate_on_submit():
+        logout_user()
+        flash("Logged out.", "info")
+    return redirect(url_for("auth.login"))

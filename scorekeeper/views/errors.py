@@ -1,0 +1,64 @@
+"""Error pages for people and JSON errors for the API; never a stack trace."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask import jsonify
+from flask import render_template
+from flask import request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from scorekeeper.errors import Refusal
+
+MESSAGES = {
+    400: "The request could not be understood.",
+    401: "Log in first.",
+    403: "That is not allowed.",
+    404: "There is nothing here. The link may be old, or the page belongs to another account.",
+    405: "That action is not available here.",
+    409: "Someone changed this at the same moment. Reload and try again.",
+    413: "That upload is too large.",
+    429: "Too many attempts. Wait a little and try again.",
+    500: "Something went wrong on our side. Nothing you entered was half-saved; try again.",
+}
+
+CODES = {400: "invalid_json", 401: "unauthorized", 404: "not_found", 409: "conflict"}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def error_response(status: int, code: str | None = None, message: str | None = None):
+    message = message or MESSAGES.get(status, "That did not work.")
+    if wants_json():
+        code = code or CODES.get(status, "error")
+        body = {"errors": [{"code": code, "field": None, "message": message}]}
+        return jsonify(body), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def register(app: Flask) -> None:
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        return error_response(error.code or 500)
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):
+        message = "This form was out of date. Go back, reload the page and submit it again."
+        return error_response(400, "csrf", message)
+
+    @app.errorhandler(Refusal)
+    def refusal(error: Refusal):
+        if wants_json():
+            return jsonify({"errors": [error.to_json()]}), error.status
+        return error_response(error.status, error.code, error.message)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):
+        from scorekeeper.extensions import db
+
+        app.logger.exception("Unhandled error on %s %s", request.method, request.path)
+        db.session.rollback()
+        return error_response(500)

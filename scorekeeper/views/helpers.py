@@ -1,0 +1,40 @@
+"""Template helpers: cache-busted static URLs, plural words, signed numbers."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+from flask import Flask
+from flask import url_for
+
+
+def register(app: Flask) -> None:
+    static_root = Path(app.static_folder)
+
+    @cache
+    def fingerprint(filename: str) -> str:
+        path = static_root / filename
+        if not path.is_file():
+            return "0"
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+
+    def static_url(filename: str) -> str:
+        """The URL of a static file with its content hash, so it can be cached for a year."""
+        version = fingerprint(filename) if not app.debug else fingerprint.__wrapped__(filename)
+        return url_for("static", filename=filename, v=version)
+
+    app.jinja_env.globals["static_url"] = static_url
+    app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
+    app.jinja_env.filters["signed"] = signed
+    app.jinja_env.filters["plural"] = plural
+
+
+def signed(value: int) -> str:
+    """-3 -> "−3", 0 -> "0", 4 -> "4" (a real minus sign reads better in a score sheet)."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    return f"{count} {word if count == 1 else (words or word + 's')}"

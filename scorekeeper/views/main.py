@@ -1,0 +1,33 @@
+"""The home page."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+from flask import redirect
+from flask import render_template
+from flask import url_for
+from flask_login import current_user
+
+from scorekeeper.services import players
+
+bp = Blueprint("main", __name__)
+
+
+@bp.route("/")
+def home():
+    """Start page: what to do next at the table."""
+    if not current_user.is_authenticated:
+        return redirect(url_for("auth.login"))
+    roster = [player for player in players.roster(current_user) if not player.archived]
+    return render_template("home.html", roster=roster)
+
+
+@bp.route("/healthz")
+def health():
+    """For load balancers: the app answers and reaches its database."""
+    from sqlalchemy import text
+
+    from scorekeeper.extensions import db
+
+    db.session.execute(text("SELECT 1"))
+    return {"status": "ok"}

@@ -1,0 +1,63 @@
+"""Security headers and cookie flags for every response."""
+
+from __future__ import annotations
+
+from flask import Flask
+from flask import request
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+
+def register(app: Flask) -> None:
+    @app.after_request
+    def secure_headers(response):
+        headers = response.headers
+        headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        headers.setdefault("X-Content-Type-Options", "nosniff")
+        headers.setdefault("X-Frame-Options", "DENY")
+        headers.setdefault("Referrer-Policy", "same-origin")
+        if request.is_secure:
+            headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        return response
+
+    app.wsgi_app = SecureCookies(app.wsgi_app, always=app.config["SESSION_COOKIE_SECURE"])
+
+
+class SecureCookies:
+    """WSGI middleware: every cookie set on a request that came over https gets Secure.
+
+    It sits outside Flask, so it also sees the session and remember-me cookies, which are
+    written after the app's own after-request hooks have run.
+    """
+
+    def __init__(self, wsgi_app, always: bool = False) -> None:
+        self.wsgi_app = wsgi_app
+        self.always = always
+
+    def __call__(self, environ, start_response):
+        secure = self.always or environ.get("wsgi.url_scheme") == "https"
+        if not secure:
+            return self.wsgi_app(environ, start_response)
+
+        def start(status, headers, exc_info=None):
+            headers = [
+                (name, value + "; Secure")
+                if name.lower() == "set-cookie" and "; secure" not in value.lower()
+                else (name, value)
+                for name, value in headers
+            ]
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)

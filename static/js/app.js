@@ -1,0 +1,2 @@
+// Scorekeeper: small progressive enhancements. Every page works without this file.
+"use strict";

@@ -1,0 +1,198 @@
+"""Shared fixtures: a fresh database per test, clients, a logged-in client, an API token.
+
+The database is the SQLite file of a temporary instance folder, or the PostgreSQL database
+named by DATABASE_URL when it is set (``make test`` does both). The schema is made once per
+run by the migrations; each test then starts from empty tables.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from types import SimpleNamespace
+
+import pytest
+import sqlalchemy as sa
+
+from scorekeeper import create_app
+from scorekeeper.config import database_uri
+from scorekeeper.extensions import db
+from tests.openapi_check import check_response
+
+PASSWORD = "correct horse battery"
+
+
+def settings_for(uri: str, instance_path: str, **overrides) -> dict:
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-only-secret",
+        "SQLALCHEMY_DATABASE_URI": uri,
+        "WTF_CSRF_ENABLED": False,
+        "SIGNUP_ENABLED": True,
+        "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",  # fast in tests only
+    }
+    config.update(overrides)
+    return config
+
+
+@pytest.fixture(scope="session")
+def database(tmp_path_factory):
+    """The URI of the test database, upgraded to the newest migration once per run."""
+    instance = tmp_path_factory.mktemp("instance")
+    uri = database_uri(os.environ.get("DATABASE_URL"), str(instance))
+    os.environ["INSTANCE_PATH"] = str(instance)
+    app = create_app(settings_for(uri, str(instance)))
+    with app.app_context():
+        from flask_migrate import upgrade
+
+        if uri.startswith("postgresql"):
+            # Start from an empty schema: the database may hold an earlier run's tables.
+            db.session.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+            db.session.commit()
+        upgrade()
+        db.engine.dispose()
+    return {"uri": uri, "instance": str(instance)}
+
+
+def _empty_tables() -> None:
+    tables = db.metadata.sorted_tables
+    if db.engine.dialect.name == "postgresql":
+        names = ", ".join(table.name for table in tables)
+        db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    else:
+        for table in reversed(tables):
+            db.session.execute(table.delete())
+    db.session.commit()
+
+
+@pytest.fixture
+def make_app(database):
+    """Build an app on the test database with extra settings; tables are emptied after."""
+    made = []
+
+    def build(**overrides):
+        app = create_app(settings_for(database["uri"], database["instance"], **overrides))
+        made.append(app)
+        return app
+
+    yield build
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            _empty_tables()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def app(make_app):
+    """The app on an empty database.
+
+    No app context stays pushed during a test: each request gets its own, as in production
+    (a shared one would share ``g`` and the session between requests and hide bugs). Tests
+    that look into the database open ``with app.app_context():``.
+    """
+    return make_app()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    return app.test_cli_runner()
+
+
+def signup(client, username: str = "friday-club", password: str = PASSWORD):
+    return client.post(
+        "/signup",
+        data={"username": username, "password": password, "confirm": password},
+        follow_redirects=False,
+    )
+
+
+def login(client, username: str = "friday-club", password: str = PASSWORD, **extra):
+    data = {"username": username, "password": password, **extra}
+    return client.post("/login", data=data)
+
+
+def make_account(app, username: str = "friday-club") -> SimpleNamespace:
+    """An account made through the service (as the sign-up page would)."""
+    from scorekeeper.services import accounts
+
+    with app.app_context():
+        account = accounts.create_account(username, PASSWORD)
+        return SimpleNamespace(id=account.id, username=account.username)
+
+
+@pytest.fixture
+def account(app):
+    return make_account(app)
+
+
+@pytest.fixture
+def logged_in(app, account):
+    """A client logged in as ``account``."""
+    client = app.test_client()
+    response = login(client)
+    assert response.status_code == 302, response.text
+    return client
+
+
+class Api:
+    """A small JSON client for /api/v1 with a bearer token."""
+
+    def __init__(self, client, token: str | None = None) -> None:
+        self.client = client
+        self.token = token
+
+    def headers(self) -> dict:
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
+
+    def request(self, method: str, path: str, json=None, **kwargs):
+        """Send a request; every answer is checked against the OpenAPI document."""
+        headers = {**self.headers(), **kwargs.pop("headers", {})}
+        response = self.client.open(
+            "/api/v1" + path, method=method, json=json, headers=headers, **kwargs
+        )
+        check_response(method, "/api/v1" + path, response)
+        return response
+
+    def get(self, path, **kwargs):
+        return self.request("GET", path, **kwargs)
+
+    def post(self, path, json=None, **kwargs):
+        return self.request("POST", path, json=json, **kwargs)
+
+    def patch(self, path, json=None, **kwargs):
+        return self.request("PATCH", path, json=json, **kwargs)
+
+    def delete(self, path, **kwargs):
+        return self.request("DELETE", path, **kwargs)
+
+
+def basic(username: str, password: str) -> dict:
+    raw = base64.b64encode(f"{username}:{password}".encode()).decode()
+    return {"Authorization": f"Basic {raw}"}
+
+
+def new_token(client, username: str = "friday-club", password: str = PASSWORD) -> str:
+    response = client.post("/api/v1/tokens", headers=basic(username, password))
+    assert response.status_code == 201, response.text
+    return response.get_json()["token"]
+
+
+@pytest.fixture
+def api(app, account):
+    """An API client with a token for ``account``."""
+    client = app.test_client()
+    return Api(client, new_token(client))
+
+
+@pytest.fixture
+def other_api(app, account):
+    """An API client of a second, unrelated account."""
+    make_account(app, "other-table")
+    client = app.test_client()
+    return Api(client, new_token(client, "other-table"))

@@ -1,0 +1,98 @@
+"""Browser tests: Playwright drives Debian's Chromium at phone size against a live server.
+
+They are skipped, saying why, where Chromium or Playwright is missing. No browser is ever
+downloaded: CHROMIUM (default /usr/bin/chromium) names the one to use.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+
+import pytest
+from werkzeug.serving import make_server
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+PHONE = {"width": 360, "height": 760}
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-dev-shm-usage",
+]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not (os.path.exists(CHROMIUM) or shutil.which(CHROMIUM)):
+        pytest.skip(f"browser tests skipped: no Chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("browser tests skipped: the playwright package is not installed")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def live_server(make_app):
+    """The app served over HTTP on a free local port, with CSRF on as in production."""
+    app = make_app(WTF_CSRF_ENABLED=True, TESTING=False)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=5)
+        server.server_close()
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """A page in a fresh phone-sized browser context, pointed at the live server."""
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, base_url=live_server
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+
+    def on_console(message) -> None:
+        # A refused form answers 401/409/422/429 on purpose; any other error counts.
+        expected = any(f"status of {code}" in message.text for code in (401, 409, 422, 429))
+        if message.type == "error" and not expected:
+            errors.append(message.text)
+
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", on_console)
+    yield page
+    context.close()
+    assert errors == [], f"the page logged errors: {errors}"
+
+
+def sign_up(page, username: str = "friday-club", password: str = "correct horse battery"):
+    page.goto("/signup")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(password)
+    page.get_by_label("Password again").fill(password)
+    page.get_by_role("button", name="Sign up").click()
+
+
+def add_players(page, *names: str):
+    page.goto("/players/")
+    for name in names:
+        page.get_by_label("Name").fill(name)
+        page.get_by_role("button", name="Add player").click()
+        page.get_by_text(f"{name} added.").wait_for()

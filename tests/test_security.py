@@ -1,0 +1,74 @@
+"""Headers, cookies and error pages."""
+
+from __future__ import annotations
+
+from tests.conftest import login
+
+
+def test_every_page_sends_security_headers(client):
+    response = client.get("/login")
+    csp = response.headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp
+    assert "frame-ancestors 'none'" in csp
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_pages_have_no_inline_script(client):
+    html = client.get("/login").text
+    assert "<script>" not in html
+    assert " onclick=" not in html
+
+
+def test_session_cookie_is_httponly_lax_and_secure_over_https(client, account):
+    response = client.post(
+        "/login",
+        data={"username": "friday-club", "password": "correct horse battery"},
+        base_url="https://scores.example",
+    )
+    cookies = response.headers.getlist("Set-Cookie")
+    session = next(c for c in cookies if c.startswith("session="))
+    assert "HttpOnly" in session
+    assert "SameSite=Lax" in session
+    assert "Secure" in session
+    assert all("Secure" in cookie for cookie in cookies)
+
+
+def test_cookies_over_plain_http_are_not_marked_secure(client, account):
+    response = login(client)
+    session = next(c for c in response.headers.getlist("Set-Cookie") if c.startswith("session="))
+    assert "Secure" not in session
+
+
+def test_not_found_page_is_friendly(client):
+    response = client.get("/no/such/page")
+    assert response.status_code == 404
+    assert "There is nothing here." in response.text
+    assert "Traceback" not in response.text
+
+
+def test_an_unexpected_error_shows_a_friendly_page_without_a_trace(app, client):
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret internals")
+
+    response = client.get("/boom")
+    assert response.status_code == 500
+    assert "Something went wrong on our side" in response.text
+    assert "secret internals" not in response.text
+    assert "Traceback" not in response.text
+
+
+def test_static_files_are_served_by_the_app_with_a_version(client):
+    page = client.get("/login").text
+    assert "/static/css/app.css?v=" in page
+    with client.get("/static/css/app.css") as css:
+        assert css.status_code == 200
+        assert "prefers-color-scheme: dark" in css.text
+    assert "http://" not in page.replace("http://localhost", "")
+    assert "https://" not in page
+
+
+def test_health_check(client):
+    assert client.get("/healthz").get_json() == {"status": "ok"}
