@@ -7,6 +7,7 @@ from datetime import datetime
 
 import sqlalchemy as sa
 from flask_login import UserMixin
+from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped
 from sqlalchemy.orm import mapped_column
 from sqlalchemy.orm import relationship
@@ -88,3 +89,75 @@ class Player(db.Model):
 
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "archived": self.archived}
+
+
+#: JSON on SQLite, JSONB on PostgreSQL.
+JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
+
+
+class Game(db.Model):
+    """One game: which card game, its options and seats. The hands hold what was entered.
+
+    ``status``, ``totals``, ``winners`` and ``hand_count`` are copies derived by the rules
+    layer, recomputed on every change, so lists and history need not replay every game.
+    ``version`` goes up with every change: a change made from a stale copy is refused.
+    """
+
+    __tablename__ = "game"
+    __table_args__ = (sa.Index("ix_game_account_created", "account_id", "created_at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(sa.String(20))
+    options: Mapped[dict] = mapped_column(JSONType)
+    first_dealer: Mapped[int] = mapped_column(default=0)
+    # A finished game takes no change until it is deliberately reopened.
+    locked: Mapped[bool] = mapped_column(default=False)
+    version: Mapped[int] = mapped_column(default=0)
+    status: Mapped[str] = mapped_column(sa.String(20), default="in_progress")
+    totals: Mapped[dict] = mapped_column(JSONType, default=dict)
+    winners: Mapped[list] = mapped_column(JSONType, default=list)
+    hand_count: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+
+    seats: Mapped[list[Seat]] = relationship(
+        order_by="Seat.position", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+    # Optimistic locking: SQLAlchemy adds "AND version = <read>" to every UPDATE of a game.
+    __mapper_args__ = {"version_id_col": version}
+    hands: Mapped[list[HandEntry]] = relationship(
+        order_by="HandEntry.number", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class Seat(db.Model):
+    """A player's place at a game's table (0 = first seat, clockwise)."""
+
+    __tablename__ = "seat"
+
+    game_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"), index=True)
+
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class HandEntry(db.Model):
+    """One hand (round) as the scorekeeper entered it; ``points`` is the derived copy."""
+
+    __tablename__ = "hand_entry"
+    # One row per hand number: a second "hand 5" (double tap, two phones) cannot exist.
+    __table_args__ = (sa.UniqueConstraint("game_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("game.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    input: Mapped[dict] = mapped_column(JSONType)
+    points: Mapped[dict | None] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

@@ -97,7 +97,153 @@ SCHEMAS: dict = {
         "properties": {"name": {"type": "string"}, "archived": {"type": "boolean"}},
         "additionalProperties": False,
     },
+    "NewGame": {
+        "type": "object",
+        "required": ["game", "players"],
+        "properties": {
+            "game": {"enum": ["oh_hell", "pitch", "oklahoma_gin"]},
+            "players": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "Names in seat order, clockwise; new names join the roster.",
+            },
+            "options": {"type": "object", "description": "See API.md; defaults fill the rest."},
+            "first_dealer": {"type": "string"},
+            "night_id": {"type": ["integer", "null"]},
+        },
+    },
+    "Hand": {
+        "type": "object",
+        "required": ["number", "dealer", "status", "input", "points"],
+        "properties": {
+            "number": {"type": "integer", "minimum": 1},
+            "dealer": {"type": "string"},
+            "status": {"enum": ["bidding", "playing", "scored"]},
+            "input": {"type": "object", "description": "As entered (normalised)."},
+            "points": {
+                "type": ["object", "null"],
+                "additionalProperties": {"type": "integer"},
+            },
+            "cards": {"type": "integer", "description": "Oh Hell"},
+            "no_trump": {"type": "boolean", "description": "Oh Hell"},
+            "pitcher": {"type": "string", "description": "Pitch"},
+            "bid": {"type": "integer", "description": "Pitch"},
+            "stolen": {"type": "boolean", "description": "Pitch"},
+            "made": {"description": "Pitch: bool or null; Oh Hell: {name: bool} or null"},
+            "knock_limit": {"type": "integer", "description": "Oklahoma Gin"},
+            "result": {"enum": ["knock", "gin", "draw"], "description": "Oklahoma Gin"},
+            "winner": {"type": ["string", "null"], "description": "Oklahoma Gin"},
+            "undercut": {"type": "boolean", "description": "Oklahoma Gin"},
+        },
+    },
+    "Next": {
+        "type": "object",
+        "required": [
+            "number",
+            "dealer",
+            "order",
+            "cards",
+            "no_trump",
+            "forbidden_dealer_bid",
+            "knock_limit",
+        ],
+        "properties": {
+            "number": {"type": "integer"},
+            "dealer": {"type": "string"},
+            "order": {"type": ["array", "null"], "items": {"type": "string"}},
+            "cards": {"type": ["integer", "null"]},
+            "no_trump": {"type": ["boolean", "null"]},
+            "forbidden_dealer_bid": {"type": ["integer", "null"]},
+            "knock_limit": {"type": ["integer", "null"]},
+        },
+    },
+    "GameState": {
+        "type": "object",
+        "required": [
+            "id",
+            "game",
+            "options",
+            "players",
+            "teams",
+            "status",
+            "hands",
+            "totals",
+            "winners",
+            "bonuses",
+            "next",
+        ],
+        "properties": {
+            "id": {"type": "integer"},
+            "game": {"enum": ["oh_hell", "pitch", "oklahoma_gin"]},
+            "options": {"type": "object"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "teams": {
+                "type": ["array", "null"],
+                "items": {"type": "array", "items": {"type": "string"}},
+            },
+            "status": {"enum": ["in_progress", "finished"]},
+            "locked": {"type": "boolean", "description": "Finished and not reopened."},
+            "hands": {"type": "array", "items": ref("Hand")},
+            "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "winners": {"type": "array", "items": {"type": "string"}},
+            "bonuses": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["player", "kind", "points"],
+                    "properties": {
+                        "player": {"type": "string"},
+                        "kind": {"enum": ["game", "box", "shutout"]},
+                        "points": {"type": "integer"},
+                    },
+                },
+            },
+            "notices": {"type": "array", "items": {"type": "string"}},
+            "next": {"oneOf": [{"type": "null"}, ref("Next")]},
+        },
+    },
+    "GameSummary": {
+        "type": "object",
+        "required": ["id", "game", "players", "status", "hands", "totals", "winners"],
+        "properties": {
+            "id": {"type": "integer"},
+            "game": {"type": "string"},
+            "players": {"type": "array", "items": {"type": "string"}},
+            "status": {"enum": ["in_progress", "finished"]},
+            "hands": {"type": "integer"},
+            "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "winners": {"type": "array", "items": {"type": "string"}},
+            "created_at": {"type": "string"},
+        },
+    },
+    "GameList": {
+        "type": "object",
+        "required": ["games", "page", "per_page", "total"],
+        "properties": {
+            "games": {"type": "array", "items": ref("GameSummary")},
+            "page": {"type": "integer"},
+            "per_page": {"type": "integer"},
+            "total": {"type": "integer"},
+        },
+    },
+    "HandBody": {
+        "type": "object",
+        "description": "Per game, see API.md 'Hand bodies'; number guards against repeats.",
+        "properties": {"number": {"type": "integer"}},
+    },
 }
+
+
+def game_id_parameter() -> dict:
+    return {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"}}
+
+
+def state_responses(success: str, *errors: int) -> dict:
+    return {
+        success: {"description": "The game state", **json_content(ref("GameState"))},
+        **error_responses(*errors),
+    }
+
 
 PATHS: dict = {
     "/api/v1/openapi.json": {
@@ -164,6 +310,77 @@ PATHS: dict = {
                 "200": {"description": "Changed", **json_content(ref("Player"))},
                 **error_responses(400, 401, 404, 422),
             },
+        },
+    },
+    "/api/v1/games": {
+        "get": {
+            "summary": "A page of the account's games, newest first",
+            "security": BEARER,
+            "parameters": [
+                {"name": "player", "in": "query", "schema": {"type": "string"}},
+                {"name": "game", "in": "query", "schema": {"type": "string"}},
+                {"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+            ],
+            "responses": {
+                "200": {"description": "Games", **json_content(ref("GameList"))},
+                **error_responses(400, 401),
+            },
+        },
+        "post": {
+            "summary": "Create a game",
+            "security": BEARER,
+            "requestBody": {"required": True, **json_content(ref("NewGame"))},
+            "responses": state_responses("201", 400, 401, 404, 422),
+        },
+    },
+    "/api/v1/games/{game_id}": {
+        "parameters": [game_id_parameter()],
+        "get": {
+            "summary": "The game state",
+            "security": BEARER,
+            "responses": state_responses("200", 401, 404),
+        },
+    },
+    "/api/v1/games/{game_id}/hands": {
+        "parameters": [game_id_parameter()],
+        "post": {
+            "summary": "Start or record the next hand (409 when number is not next)",
+            "security": BEARER,
+            "requestBody": {"required": True, **json_content(ref("HandBody"))},
+            "responses": state_responses("201", 400, 401, 404, 409, 422),
+        },
+    },
+    "/api/v1/games/{game_id}/hands/{number}": {
+        "parameters": [
+            game_id_parameter(),
+            {"name": "number", "in": "path", "required": True, "schema": {"type": "integer"}},
+        ],
+        "patch": {
+            "summary": "Complete or correct a hand; later hands are re-scored",
+            "security": BEARER,
+            "requestBody": {"required": True, **json_content(ref("HandBody"))},
+            "responses": state_responses("200", 400, 401, 404, 409, 422),
+        },
+        "delete": {
+            "summary": "Undo the last hand",
+            "security": BEARER,
+            "responses": state_responses("200", 401, 404, 409, 422),
+        },
+    },
+    "/api/v1/games/{game_id}/reopen": {
+        "parameters": [game_id_parameter()],
+        "post": {
+            "summary": "Reopen a finished game to correct a hand",
+            "security": BEARER,
+            "responses": state_responses("200", 401, 404, 409, 422),
+        },
+    },
+    "/api/v1/games/{game_id}/close": {
+        "parameters": [game_id_parameter()],
+        "post": {
+            "summary": "Close a reopened game again",
+            "security": BEARER,
+            "responses": state_responses("200", 401, 404, 409, 422),
         },
     },
 }

@@ -132,6 +132,9 @@ class GameRules:
     max_players: int = 7
     #: Word for one deal on the score sheet ("Hand", "Round").
     hand_word: str = "Hand"
+    #: Entry keys whose value is a player's name, and keys whose value maps names to numbers.
+    name_fields: tuple[str, ...] = ()
+    name_maps: tuple[str, ...] = ()
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
@@ -153,6 +156,19 @@ class GameRules:
         merged = dict(entered)
         merged.update(change)
         return merged
+
+    def rename(self, entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+        """The entry with player ``old`` called ``new`` (a roster rename)."""
+        renamed = dict(entry)
+        for key in self.name_fields:
+            if renamed.get(key) == old:
+                renamed[key] = new
+        for key in self.name_maps:
+            if isinstance(renamed.get(key), Mapping):
+                renamed[key] = {
+                    (new if name == old else name): value for name, value in renamed[key].items()
+                }
+        return renamed
 
 
 def check_player_count(players: Sequence[str], low: int, high: int) -> None:

@@ -99,6 +99,7 @@ class OhHell(GameRules):
     min_players = 3
     max_players = 7
     hand_word = "Hand"
+    name_maps = ("bids", "tricks")
 
     def option_specs(self, player_count: int) -> list[Option]:
         count = min(max(player_count, self.min_players), self.max_players)

@@ -58,6 +58,7 @@ class OklahomaGin(GameRules):
     min_players = 2
     max_players = 2
     hand_word = "Round"
+    name_fields = ("knocker",)
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [

@@ -84,6 +84,8 @@ class Pitch(GameRules):
     min_players = 2
     max_players = 7
     hand_word = "Hand"
+    name_fields = ("pitcher", "high", "low", "jack", "game")
+    name_maps = ("game_points",)
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [
@@ -132,6 +134,17 @@ class Pitch(GameRules):
                 )
             return
         check_player_count(players, self.min_players, self.max_players)
+
+    def rename(self, entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
+        renamed = super().rename(entry, old, new)
+        if isinstance(renamed.get("auction"), list):
+            renamed["auction"] = [
+                [new if turn[0] == old else turn[0], *turn[1:]]
+                if isinstance(turn, list | tuple) and turn
+                else turn
+                for turn in renamed["auction"]
+            ]
+        return renamed
 
     def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         """Like ``dict.update``, but a new bidding form replaces the other one."""

@@ -93,8 +93,13 @@ def update_player(
     if name is not None:
         name = clean_name(name)
         _check_free(account, name, except_id=player.id)
+        old = player.name
         player.name = name
         player.name_key = name.casefold()
+        if old != name:
+            from scorekeeper.services.games import rename_in_games
+
+            rename_in_games(player, old, name)
     if archived is not None:
         player.archived = archived
     _commit_or_taken(player.name)

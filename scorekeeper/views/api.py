@@ -9,6 +9,7 @@ from functools import wraps
 
 from flask import Blueprint
 from flask import Response
+from flask import current_app
 from flask import g
 from flask import jsonify
 from flask import request
@@ -17,6 +18,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
 from scorekeeper.openapi import document as openapi_document
 from scorekeeper.services import accounts
+from scorekeeper.services import games
 from scorekeeper.services import players
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -126,3 +128,100 @@ def update_player(player_id: int):
         g.account, player_id, name=body.get("name"), archived=body.get("archived")
     )
     return jsonify(player.to_json())
+
+
+# Games ------------------------------------------------------------------------------------
+
+
+def _page_arg() -> int:
+    raw = request.args.get("page", "1")
+    if not raw.isdigit() or int(raw) < 1:
+        raise Refusal("wrong_type", "page must be a whole number from 1.", "page")
+    return int(raw)
+
+
+@bp.post("/games")
+@token_required
+def create_game():
+    """Create a game: players in seat order, options, first dealer."""
+    body = json_body()
+    if body.get("night_id") is not None:
+        raise Refusal("not_found", "That night was not found.", "night_id")
+    result = games.create_game(
+        g.account,
+        body.get("game"),
+        body.get("players"),
+        body.get("options"),
+        body.get("first_dealer"),
+    )
+    return jsonify(games.state_json(result)), 201
+
+
+@bp.get("/games")
+@token_required
+def list_games():
+    """A page of the account's games, newest first."""
+    page = _page_arg()
+    per_page = current_app.config["GAMES_PER_PAGE"]
+    found, total = games.list_games(
+        g.account,
+        player=request.args.get("player") or None,
+        kind=request.args.get("game") or None,
+        page=page,
+        per_page=per_page,
+    )
+    return jsonify(
+        {
+            "games": [games.summary_json(game) for game in found],
+            "page": page,
+            "per_page": per_page,
+            "total": total,
+        }
+    )
+
+
+@bp.get("/games/<int:game_id>")
+@token_required
+def get_game(game_id: int):
+    """The game state."""
+    return jsonify(games.state_json(games.load(g.account, game_id)))
+
+
+@bp.post("/games/<int:game_id>/hands")
+@token_required
+def record_hand(game_id: int):
+    """Start or record the next hand; ``number`` guards against double submission."""
+    body = json_body()
+    number = body.pop("number", None)
+    result = games.record_hand(g.account, game_id, body, number=number)
+    return jsonify(games.state_json(result)), 201
+
+
+@bp.patch("/games/<int:game_id>/hands/<int:number>")
+@token_required
+def update_hand(game_id: int, number: int):
+    """Complete or correct a hand; later hands are re-scored."""
+    body = json_body()
+    body.pop("number", None)
+    return jsonify(games.state_json(games.update_hand(g.account, game_id, number, body)))
+
+
+@bp.delete("/games/<int:game_id>/hands/<int:number>")
+@token_required
+def undo_hand(game_id: int, number: int):
+    """Undo the last hand."""
+    return jsonify(games.state_json(games.undo_last_hand(g.account, game_id, number)))
+
+
+@bp.post("/games/<int:game_id>/reopen")
+@token_required
+def reopen_game(game_id: int):
+    """Unlock a finished game to correct a hand."""
+    return jsonify(games.state_json(games.reopen(g.account, game_id)))
+
+
+@bp.post("/games/<int:game_id>/close")
+@token_required
+def close_game(game_id: int):
+    """Lock a finished game again."""
+    return jsonify(games.state_json(games.close(g.account, game_id)))
