@@ -99,12 +99,14 @@ def register_blueprints(app: Flask) -> None:
     """Pages and the JSON API."""
     from scorekeeper.views import api
     from scorekeeper.views import auth
+    from scorekeeper.views import games
     from scorekeeper.views import main
     from scorekeeper.views import players
 
     app.register_blueprint(main.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(games.bp)
     app.register_blueprint(api.bp)
 
 

@@ -29,6 +29,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["plural"] = plural
+    app.jinja_env.filters["ranked"] = ranked
 
 
 def signed(value: int) -> str:
@@ -38,3 +39,8 @@ def signed(value: int) -> str:
 
 def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def ranked(state) -> list[tuple[str, int]]:
+    """Sides with their totals, highest first (seat order among equals)."""
+    return sorted(((side, state.totals[side]) for side in state.sides), key=lambda p: -p[1])

@@ -8,6 +8,8 @@ from flask import render_template
 from flask import url_for
 from flask_login import current_user
 
+from scorekeeper import rules
+from scorekeeper.services import games
 from scorekeeper.services import players
 
 bp = Blueprint("main", __name__)
@@ -19,7 +21,13 @@ def home():
     if not current_user.is_authenticated:
         return redirect(url_for("auth.login"))
     roster = [player for player in players.roster(current_user) if not player.archived]
-    return render_template("home.html", roster=roster)
+    recent, _ = games.list_games(current_user, per_page=5)
+    return render_template(
+        "home.html",
+        roster=roster,
+        in_progress=[game for game in recent if game.status == "in_progress"],
+        titles={key: rules.GAMES[key].title for key in rules.GAMES},
+    )
 
 
 @bp.route("/healthz")

@@ -1,0 +1,100 @@
+"""Reading the new-game form: who sits where, who deals first, and the options.
+
+Every option is drawn from the game's own option list, so a new game needs no new form code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+
+from scorekeeper.errors import Refusal
+from scorekeeper.models import Player
+from scorekeeper.rules import GameRules
+from scorekeeper.rules import Option
+
+#: How choice values read on the form.
+OPTION_CHOICE_LABELS = {
+    "up": "Up: 1, 2, 3 … most",
+    "down": "Down: most … 3, 2, 1",
+    "up-down": "Up and down: 1 … most … 1",
+    "down-up": "Down and up: most … 1 … most",
+    "zero": "Nothing",
+    "per_trick": "1 point per trick taken",
+}
+
+#: Hints that replace an option's own help on the form (where it depends on the table).
+OPTION_HINTS = {
+    "max_cards": "Blank: by player count (3 → 15, 4 → 13, 5 → 10, 6 → 8, 7 → 7). "
+    "Lower it for a shorter game.",
+}
+
+#: Blank rows on the form for players not yet in the roster.
+NEW_PLAYER_ROWS = 3
+
+
+def read_setup(
+    form: Mapping[str, str], roster: Sequence[Player], rules: GameRules
+) -> tuple[list[str], str | None, dict[str, Any]]:
+    """Names in seat order, the first dealer's name (or None) and the typed options."""
+    seated: list[tuple[int, str, str]] = []  # (seat, name, key of the first-dealer radio)
+    for player in roster:
+        seat = _seat(form.get(f"seat-{player.id}"), player.name)
+        if seat is not None:
+            seated.append((seat, player.name, str(player.id)))
+    for row in range(1, NEW_PLAYER_ROWS + 1):
+        name = (form.get(f"new-name-{row}") or "").strip()
+        raw_seat = form.get(f"new-seat-{row}")
+        if not name:
+            continue
+        seat = _seat(raw_seat, name)
+        if seat is None:
+            raise Refusal("required", f"Choose a seat for {name}.", f"new-seat-{row}")
+        seated.append((seat, name, f"new-{row}"))
+    seats = [seat for seat, _, _ in seated]
+    for seat in seats:
+        if seats.count(seat) > 1:
+            who = " and ".join(name for s, name, _ in seated if s == seat)
+            raise Refusal("player_count", f"{who} are both in seat {seat}.", "players")
+    seated.sort()
+    names = [name for _, name, _ in seated]
+    dealer_key = form.get("first_dealer")
+    first_dealer = next((name for _, name, key in seated if key == dealer_key), None)
+    if dealer_key and first_dealer is None:
+        raise Refusal(
+            "unknown_player", "The first dealer must be one of the players.", "first_dealer"
+        )
+    specs = rules.option_specs(max(len(names), rules.min_players))
+    return names, first_dealer, read_options(form, specs)
+
+
+def _seat(raw: str | None, name: str) -> int | None:
+    raw = (raw or "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise Refusal("wrong_type", f"{name}'s seat must be a number.", "players")
+    return int(raw)
+
+
+def read_options(form: Mapping[str, str], specs: Sequence[Option]) -> dict[str, Any]:
+    """Options as typed values; a blank number means "the default"."""
+    options: dict[str, Any] = {}
+    for spec in specs:
+        field = f"opt-{spec.key}"
+        raw = form.get(field)
+        if spec.kind == "bool":
+            options[spec.key] = raw is not None
+        elif raw is None or raw.strip() == "":
+            continue
+        elif spec.kind == "int" or (spec.choices and isinstance(spec.choices[0], int)):
+            raw = raw.strip()
+            if not raw.lstrip("-").isdigit():
+                raise Refusal(
+                    "option_value", f"{spec.label} must be a whole number.", f"options.{spec.key}"
+                )
+            options[spec.key] = int(raw)
+        else:
+            options[spec.key] = raw
+    return options
