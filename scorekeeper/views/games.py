@@ -25,7 +25,7 @@ from scorekeeper.views.setup_form import read_setup
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
-#: Games with pages so far (the others are in the API and come to the pages next).
+#: Games with pages (each has templates/games/<key>/ and views/hand_forms/<key>.py).
 PAGE_GAMES = ("oh_hell",)
 
 
@@ -131,23 +131,12 @@ def show(game_id: int):
     return _render_game(games.load(current_user, game_id))
 
 
-def _entered(kind: str, players: list[str], phase: str) -> dict:
-    """What was typed, best effort, so a refused form comes back filled in."""
-    entered: dict = {}
-    for prefix, key in (("bid", "bids"), ("trick", "tricks")):
-        entered[key] = {
-            name: request.form.get(f"{prefix}-{seat}", "") for seat, name in enumerate(players)
-        }
-    entered["trump"] = request.form.get("trump")
-    return entered
-
-
 @bp.post("/<int:game_id>/hands")
 def record(game_id: int):
     """Record the next hand's bids (a form always carries the hand number it was made for)."""
     _csrf_ok(game_id)
     result = games.load(current_user, game_id)
-    phase = request.form.get("phase", "bids")
+    phase = request.form.get("phase", "")
     try:
         number = hand_forms.whole_or_none(request.form.get("number"), "The hand number", "number")
         entry = hand_forms.read_hand(result.game.kind, request.form, result.players, phase)
@@ -162,11 +151,12 @@ def update(game_id: int, number: int):
     """Complete a hand (its tricks) or correct it (bids and tricks)."""
     _csrf_ok(game_id)
     result = games.load(current_user, game_id)
-    phase = request.form.get("phase", "tricks")
+    phase = request.form.get("phase", "")
     correcting = phase == "both"
     try:
         entry = hand_forms.read_hand(result.game.kind, request.form, result.players, phase)
-        games.update_hand(current_user, game_id, number, entry, complete=phase == "tricks")
+        complete = phase in hand_forms.COMPLETING
+        games.update_hand(current_user, game_id, number, entry, complete=complete)
     except Refusal as refusal:
         if correcting:
             return _render_edit(games.load(current_user, game_id), number, refusal, 422)
@@ -183,7 +173,7 @@ def _refused(game_id: int, refusal: Refusal, phase: str):
     if refusal.code in ("not_next_hand", "conflict"):
         flash(refusal.message, "warning")
         return redirect(url_for("games.show", game_id=game_id))
-    entered = _entered(result.game.kind, result.players, phase)
+    entered = hand_forms.typed(result.game.kind, request.form, result.players)
     return _render_game(result, refusal, entered, phase, refusal.status)
 
 
@@ -199,7 +189,7 @@ def _render_edit(result, number, refusal=None, status=200):
     hand = result.state.hands[number - 1]
     entered = None
     if refusal is not None:
-        entered = _entered(result.game.kind, result.players, "both")
+        entered = hand_forms.typed(result.game.kind, request.form, result.players)
     return (
         render_template(
             f"games/{result.game.kind}/edit.html",

@@ -1,10 +1,11 @@
-"""Reading a hand from a page's form: fields per seat (``bid-0``, ``tricks-2``) to the rules'
-entry format (``{"bids": {"Ann": 1, ...}}``). One reader per game; the rules do the checking.
+"""Reading a hand from a page's form into the rules' entry format.
+
+Fields are named per seat (``bid-0``, ``trick-2``) and become ``{"bids": {"Ann": 1, ...}}``.
+One module per game (``read`` and, optionally, ``typed``); the rules do the checking.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,29 +32,27 @@ def per_seat(form: Mapping[str, str], prefix: str, players: list[str], what: str
     return values
 
 
-def oh_hell(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
-    """Bids (phase "bids"), tricks ("tricks") or both ("both", a correction)."""
-    entry: dict[str, Any] = {}
-    if phase in ("bids", "both"):
-        entry["bids"] = per_seat(form, "bid", players, "bid")
-        if "trump" in form:
-            entry["trump"] = form.get("trump") or None
-    if phase in ("tricks", "both"):
-        tricks = per_seat(form, "trick", players, "tricks")
-        if len(tricks) < len(players):
-            missing = next(name for name in players if name not in tricks)
-            raise Refusal("missing_tricks", f"Enter the tricks for {missing}.", f"tricks.{missing}")
-        entry["tricks"] = tricks
-    return entry
+def _modules():
+    from scorekeeper.views.hand_forms import oh_hell
+    from scorekeeper.views.hand_forms import oklahoma_gin
+    from scorekeeper.views.hand_forms import pitch
+
+    return {"oh_hell": oh_hell, "pitch": pitch, "oklahoma_gin": oklahoma_gin}
 
 
-READERS: dict[str, Callable[[Mapping[str, str], list[str], str], dict[str, Any]]] = {
-    "oh_hell": oh_hell,
-}
+#: Phases that complete a hand in progress (a second tap must not re-save them).
+COMPLETING = {"tricks", "points"}
 
 
 def read_hand(kind: str, form: Mapping[str, str], players: list[str], phase: str) -> dict:
-    return READERS[kind](form, players, phase)
+    """The entry for the rules: ``phase`` says which part of the hand the form holds."""
+    return _modules()[kind].read(form, players, phase)
+
+
+def typed(kind: str, form: Mapping[str, str], players: list[str]) -> Any:
+    """What was typed, for refilling a refused form (default: the form itself)."""
+    module = _modules()[kind]
+    return module.typed(form, players) if hasattr(module, "typed") else form
 
 
 def field_errors(refusal: Refusal | None) -> dict[str, str]:

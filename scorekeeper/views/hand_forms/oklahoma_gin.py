@@ -1,0 +1,10 @@
+"""Oklahoma Gin: reading a hand from the game page's form."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
+    raise NotImplementedError("Oklahoma Gin has no page form yet")
