@@ -240,11 +240,13 @@ def update_hand(
     change: object,
     *,
     complete: bool = False,
+    replace: bool = False,
 ) -> Played:
     """Complete or correct hand ``number``; every later hand is re-scored.
 
     With ``complete`` (the page's "save tricks" button) the hand must still be unfinished,
-    so a second tap gets a clear answer instead of a silent re-save.
+    so a second tap gets a clear answer instead of a silent re-save. With ``replace`` the
+    change is the whole hand (a correction form), not a completion merged into it.
     """
     game = get_game(account, game_id)
     if not isinstance(change, Mapping):
@@ -261,7 +263,7 @@ def update_hand(
     _check_open(game)
     game_rules = rules_for(game)
     entries = [hand.input for hand in game.hands]
-    entries[number - 1] = game_rules.merge(row.input, change)
+    entries[number - 1] = dict(change) if replace else game_rules.merge(row.input, change)
     state = _replay(game, entries)
     return _save(game, state)
 

@@ -15,6 +15,7 @@ from flask_login import login_required
 from scorekeeper import rules
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm
+from scorekeeper.rules import pitch
 from scorekeeper.services import games
 from scorekeeper.services import players as roster
 from scorekeeper.views import hand_forms
@@ -26,7 +27,7 @@ from scorekeeper.views.setup_form import read_setup
 bp = Blueprint("games", __name__, url_prefix="/games")
 
 #: Games with pages (each has templates/games/<key>/ and views/hand_forms/<key>.py).
-PAGE_GAMES = ("oh_hell",)
+PAGE_GAMES = ("oh_hell", "pitch")
 
 
 @bp.before_request
@@ -95,11 +96,19 @@ def new():
     )
 
 
+def game_context(result) -> dict:
+    """What one game's templates need beyond the state."""
+    if result.game.kind == "pitch":
+        return {"max_game_points": pitch.max_game_points(len(result.players))}
+    return {}
+
+
 def _render_game(result, refusal=None, entered=None, phase=None, status=200):
     template = f"games/{result.game.kind}/show.html"
     return (
         render_template(
             template,
+            **game_context(result),
             played=result,
             state=result.state,
             game=result.game,
@@ -156,7 +165,9 @@ def update(game_id: int, number: int):
     try:
         entry = hand_forms.read_hand(result.game.kind, request.form, result.players, phase)
         complete = phase in hand_forms.COMPLETING
-        games.update_hand(current_user, game_id, number, entry, complete=complete)
+        games.update_hand(
+            current_user, game_id, number, entry, complete=complete, replace=correcting
+        )
     except Refusal as refusal:
         if correcting:
             return _render_edit(games.load(current_user, game_id), number, refusal, 422)
@@ -193,6 +204,7 @@ def _render_edit(result, number, refusal=None, status=200):
     return (
         render_template(
             f"games/{result.game.kind}/edit.html",
+            **game_context(result),
             played=result,
             game=result.game,
             hand=hand,

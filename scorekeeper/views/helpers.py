@@ -30,6 +30,7 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["plural"] = plural
     app.jinja_env.filters["ranked"] = ranked
+    app.jinja_env.globals["has_prefix"] = has_prefix
 
 
 def signed(value: int) -> str:
@@ -44,3 +45,10 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 def ranked(state) -> list[tuple[str, int]]:
     """Sides with their totals, highest first (seat order among equals)."""
     return sorted(((side, state.totals[side]) for side in state.sides), key=lambda p: -p[1])
+
+
+def has_prefix(mapping, prefix: str) -> bool:
+    """Whether any key of ``mapping`` starting with ``prefix`` holds something."""
+    if not mapping:
+        return False
+    return any(key.startswith(prefix) and mapping[key] not in ("", None) for key in mapping)

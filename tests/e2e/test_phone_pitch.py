@@ -1,0 +1,56 @@
+"""At phone size in Chromium: a 4-player partnership Pitch game to a win."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import add_players
+from tests.e2e.conftest import sign_up
+
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+
+
+def tap_call(page, player: str, call: str):
+    row = page.locator(f'[data-auction] fieldset[data-player="{player}"]')
+    row.locator("label.chip span").get_by_text(call, exact=True).click()
+
+
+def tap_point(page, point: str, choice: str):
+    row = page.locator(f'form[data-points-form] fieldset[data-point="{point}"]')
+    row.locator("label.chip span").get_by_text(choice, exact=True).click()
+
+
+def test_a_partnership_game_to_a_win_on_a_phone(phone):
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+    phone.goto("/games/new?game=pitch")
+    for name in PLAYERS:
+        phone.locator("label.seat-name", has_text=name).click()
+    phone.get_by_label("Partnerships (4 players, partners sit opposite)").check()
+    phone.get_by_role("button", name="Start the game").click()
+    expect(phone.get_by_text("partners: Ann & Cy vs Ben & Dee")).to_be_visible()
+
+    for number, (dealer, first) in enumerate([("Ann", "Ben"), ("Ben", "Cy"), ("Cy", "Dee")], 1):
+        expect(phone.get_by_role("heading", name=f"Auction for hand {number}")).to_be_visible()
+        order = PLAYERS[PLAYERS.index(first) :] + PLAYERS[: PLAYERS.index(first)]
+        # Only legal calls are offered: before anyone bids, the dealer cannot pass.
+        dealer_pass = phone.locator(
+            f'[data-auction] fieldset[data-player="{dealer}"] input[value="pass"]'
+        )
+        expect(dealer_pass).to_be_disabled()
+        tap_call(phone, first, "4")
+        for name in order[1:]:
+            # After a 4 nothing but a pass is allowed.
+            row = phone.locator(f'[data-auction] fieldset[data-player="{name}"]')
+            expect(row.locator('input[value="4"]')).to_be_disabled()
+            tap_call(phone, name, "Pass")
+        expect(phone.locator("[data-auction-note]")).to_have_text(f"{first} pitches 4.")
+        phone.get_by_role("button", name="Save the auction").click()
+        expect(phone.locator(".pitch-line")).to_contain_text(f"{first} pitched 4")
+        for point in ("high", "low", "jack", "game"):
+            tap_point(phone, point, first)
+        phone.get_by_role("button", name="Save the points").click()
+
+    expect(phone.get_by_role("heading", name="Final standings")).to_be_visible()
+    expect(phone.locator(".winner")).to_have_text("Ben & Dee win!")
+    expect(phone.locator(".sheet tfoot td")).to_have_text(["4", "8"])
