@@ -98,8 +98,10 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     """Pages and the JSON API."""
     from scorekeeper.views import api
+    from scorekeeper.views import api_history
     from scorekeeper.views import auth
     from scorekeeper.views import games
+    from scorekeeper.views import history
     from scorekeeper.views import main
     from scorekeeper.views import players
 
@@ -107,7 +109,9 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(auth.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(history.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(api_history.bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC
+from datetime import date
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -91,6 +92,25 @@ class Player(db.Model):
         return {"id": self.id, "name": self.name, "archived": self.archived}
 
 
+class Night(db.Model):
+    """A game night: a date, optionally a name, place and notes, and the games played."""
+
+    __tablename__ = "night"
+    __table_args__ = (sa.Index("ix_night_account_date", "account_id", "date"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
+    date: Mapped[date] = mapped_column(sa.Date)
+    name: Mapped[str] = mapped_column(sa.String(80), default="")
+    place: Mapped[str] = mapped_column(sa.String(80), default="")
+    notes: Mapped[str] = mapped_column(sa.Text, default="")
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    games: Mapped[list[Game]] = relationship(
+        back_populates="night", order_by="Game.created_at", passive_deletes=True
+    )
+
+
 #: JSON on SQLite, JSONB on PostgreSQL.
 JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
 
@@ -111,6 +131,11 @@ class Game(db.Model):
     kind: Mapped[str] = mapped_column(sa.String(20))
     options: Mapped[dict] = mapped_column(JSONType)
     first_dealer: Mapped[int] = mapped_column(default=0)
+    night_id: Mapped[int | None] = mapped_column(
+        sa.ForeignKey("night.id", ondelete="SET NULL"), index=True
+    )
+    # The read-only view for the other phones at the table: /view/<share_token>.
+    share_token: Mapped[str | None] = mapped_column(sa.String(64), unique=True)
     # A finished game takes no change until it is deliberately reopened.
     locked: Mapped[bool] = mapped_column(default=False)
     version: Mapped[int] = mapped_column(default=0)
@@ -125,6 +150,7 @@ class Game(db.Model):
     seats: Mapped[list[Seat]] = relationship(
         order_by="Seat.position", cascade="all, delete-orphan", passive_deletes=True
     )
+    night: Mapped[Night | None] = relationship(back_populates="games")
 
     # Optimistic locking: SQLAlchemy adds "AND version = <read>" to every UPDATE of a game.
     __mapper_args__ = {"version_id_col": version}

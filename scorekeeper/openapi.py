@@ -175,6 +175,7 @@ SCHEMAS: dict = {
         "properties": {
             "id": {"type": "integer"},
             "game": {"enum": ["oh_hell", "pitch", "oklahoma_gin"]},
+            "night_id": {"type": ["integer", "null"]},
             "options": {"type": "object"},
             "players": {"type": "array", "items": {"type": "string"}},
             "teams": {
@@ -213,6 +214,7 @@ SCHEMAS: dict = {
             "hands": {"type": "integer"},
             "totals": {"type": "object", "additionalProperties": {"type": "integer"}},
             "winners": {"type": "array", "items": {"type": "string"}},
+            "night_id": {"type": ["integer", "null"]},
             "created_at": {"type": "string"},
         },
     },
@@ -387,7 +389,11 @@ PATHS: dict = {
 
 
 def document() -> dict:
-    """The whole OpenAPI document."""
+    """The whole OpenAPI document (the history part lives in ``openapi_history``)."""
+    from scorekeeper import openapi_history
+
+    schemas = {**deepcopy(SCHEMAS), **deepcopy(openapi_history.SCHEMAS)}
+    paths = {**deepcopy(PATHS), **deepcopy(openapi_history.PATHS)}
     return {
         "openapi": "3.1.0",
         "info": {
@@ -402,7 +408,7 @@ def document() -> dict:
                 "basic": {"type": "http", "scheme": "basic"},
                 "bearer": {"type": "http", "scheme": "bearer"},
             },
-            "schemas": deepcopy(SCHEMAS),
+            "schemas": schemas,
         },
-        "paths": deepcopy(PATHS),
+        "paths": paths,
     }

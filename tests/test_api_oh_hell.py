@@ -291,3 +291,23 @@ def test_games_list_newest_first_filtered_and_paged(api):
     assert [g["id"] for g in api.get("/games?player=dee").get_json()["games"]] == [second]
     assert api.get("/games?game=pitch").get_json()["games"] == []
     assert api.get("/games?page=0").status_code == 400
+
+
+def test_a_game_can_belong_to_a_night_of_the_account_only(app, api, other_api):
+    from datetime import date
+
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Night
+
+    with app.app_context():
+        night = Night(account_id=1, date=date(2026, 11, 27), name="Friday")
+        db.session.add(night)
+        db.session.commit()
+        night_id = night.id
+    body = {"game": "oh_hell", "players": THREE, "night_id": night_id}
+    created = api.post("/games", body)
+    assert created.status_code == 201
+    assert created.get_json()["night_id"] == night_id
+    refused = other_api.post("/games", body)
+    assert refused.status_code == 404
+    assert refused.get_json()["errors"][0]["field"] == "night_id"

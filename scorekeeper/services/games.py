@@ -23,6 +23,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
+from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
 from scorekeeper.models import utcnow
@@ -136,8 +137,10 @@ def create_game(
     names: object,
     options: object = None,
     first_dealer: object = None,
+    night_id: object = None,
 ) -> Played:
-    """A new game: players in seat order (new names join the roster), options, first dealer."""
+    """A new game: players in seat order (new names join the roster), options, first dealer,
+    and optionally the game night it belongs to."""
     if not isinstance(kind, str):
         raise Refusal("wrong_type", "Choose a game.", "game")
     try:
@@ -167,9 +170,18 @@ def create_game(
             )
         dealer_seat = keys.index(first_dealer.strip().casefold())
 
+    night = None
+    if night_id is not None:
+        if isinstance(night_id, bool) or not isinstance(night_id, int):
+            raise Refusal("wrong_type", "night_id must be a whole number.", "night_id")
+        night = db.session.get(Night, night_id)
+        if night is None or night.account_id != account.id:
+            raise Refusal("not_found", "That night was not found.", "night_id")
+
     seated = [_find_or_new_player(account, name) for name in cleaned]
     game = Game(
         account_id=account.id,
+        night=night,
         kind=game_rules.key,
         options=resolved,
         first_dealer=dealer_seat,
@@ -376,6 +388,7 @@ def state_json(result: Played) -> dict:
     return {
         "id": game.id,
         "game": game.kind,
+        "night_id": game.night_id,
         "options": dict(game.options),
         "players": result.players,
         "teams": state.teams,
@@ -410,5 +423,6 @@ def summary_json(game: Game) -> dict:
         "hands": game.hand_count,
         "totals": game.totals,
         "winners": game.winners,
+        "night_id": game.night_id,
         "created_at": game.created_at.isoformat(),
     }

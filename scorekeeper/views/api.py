@@ -145,14 +145,13 @@ def _page_arg() -> int:
 def create_game():
     """Create a game: players in seat order, options, first dealer."""
     body = json_body()
-    if body.get("night_id") is not None:
-        raise Refusal("not_found", "That night was not found.", "night_id")
     result = games.create_game(
         g.account,
         body.get("game"),
         body.get("players"),
         body.get("options"),
         body.get("first_dealer"),
+        body.get("night_id"),
     )
     return jsonify(games.state_json(result)), 201
 
