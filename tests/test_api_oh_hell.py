@@ -293,14 +293,14 @@ def test_games_list_newest_first_filtered_and_paged(api):
     assert api.get("/games?page=0").status_code == 400
 
 
-def test_a_game_can_belong_to_a_night_of_the_account_only(app, api, other_api):
+def test_a_game_can_belong_to_a_night_of_the_account_only(app, account, api, other_api):
     from datetime import date
 
     from scorekeeper.extensions import db
     from scorekeeper.models import Night
 
     with app.app_context():
-        night = Night(account_id=1, date=date(2026, 11, 27), name="Friday")
+        night = Night(account_id=account.id, date=date(2026, 11, 27), name="Friday")
         db.session.add(night)
         db.session.commit()
         night_id = night.id

@@ -27,7 +27,7 @@ from scorekeeper.views.setup_form import read_setup
 bp = Blueprint("games", __name__, url_prefix="/games")
 
 #: Games with pages (each has templates/games/<key>/ and views/hand_forms/<key>.py).
-PAGE_GAMES = ("oh_hell", "pitch")
+PAGE_GAMES = ("oh_hell", "pitch", "oklahoma_gin")
 
 
 @bp.before_request

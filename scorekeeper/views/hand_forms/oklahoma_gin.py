@@ -1,10 +1,72 @@
-"""Oklahoma Gin: reading a hand from the game page's form."""
+"""Oklahoma Gin: one round from the game page's form (phase "round"; "both" is a correction).
+
+Fields: ``upcard`` (rank), ``upcard_suit`` (only asked with spades double), ``result``
+(knock, gin or draw), ``knocker`` (a seat number, as the chips send it) and the two deadwood
+counts ``knocker_deadwood`` and ``opponent_deadwood``. Every key is always present in the
+entry (None when blank), so a correction replaces what the round held; the rules do the
+checking and say what is missing.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
+from scorekeeper.errors import Refusal
+from scorekeeper.views.hand_forms import whole_or_none
+
+FIELDS = (
+    "upcard",
+    "upcard_suit",
+    "result",
+    "knocker",
+    "knocker_deadwood",
+    "opponent_deadwood",
+)
+
+
+def _text(form: Mapping[str, str], key: str) -> str | None:
+    value = (form.get(key) or "").strip()
+    return value or None
+
+
+def _knocker(raw: str | None, players: list[str]) -> str | None:
+    if raw is None:
+        return None
+    if raw.isdigit() and int(raw) < len(players):
+        return players[int(raw)]
+    raise Refusal("unknown_player", "Choose who knocked: one of the two players.", "knocker")
+
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
-    raise NotImplementedError("Oklahoma Gin has no page form yet")
+    """The round as the rules take it; blank fields are None."""
+    entry: dict[str, Any] = {
+        "upcard": _text(form, "upcard"),
+        "upcard_suit": _text(form, "upcard_suit"),
+        "result": _text(form, "result"),
+        "knocker": None,
+        "knocker_deadwood": None,
+        "opponent_deadwood": None,
+    }
+    if (entry["result"] or "").lower() == "draw":
+        # A draw has no knocker: whatever else the form still holds is not part of it.
+        return entry
+    knocker = _knocker(_text(form, "knocker"), players)
+    entry["knocker"] = knocker
+    opponent = next((name for name in players if name != knocker), None) if knocker else None
+    entry["knocker_deadwood"] = whole_or_none(
+        form.get("knocker_deadwood"),
+        f"{knocker}'s deadwood" if knocker else "The knocker's deadwood",
+        "knocker_deadwood",
+    )
+    entry["opponent_deadwood"] = whole_or_none(
+        form.get("opponent_deadwood"),
+        f"{opponent}'s deadwood" if opponent else "The opponent's deadwood",
+        "opponent_deadwood",
+    )
+    return entry
+
+
+def typed(form: Mapping[str, str], players: list[str]) -> dict[str, str]:
+    """What was typed (raw strings, the knocker as a seat), to refill a refused form."""
+    return {key: (form.get(key) or "").strip() for key in FIELDS}
