@@ -104,12 +104,14 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.views import history
     from scorekeeper.views import main
     from scorekeeper.views import players
+    from scorekeeper.views import share
 
     app.register_blueprint(main.bp)
     app.register_blueprint(auth.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(share.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(api_history.bp)
 

@@ -377,6 +377,32 @@ PATHS: dict = {
             "responses": state_responses("200", 401, 404, 409, 422),
         },
     },
+    "/api/v1/games/{game_id}/share": {
+        "parameters": [game_id_parameter()],
+        "post": {
+            "summary": "Share the game: the absolute link of its read-only live view",
+            "security": BEARER,
+            "responses": {
+                "201": {
+                    "description": "The link (the same one until revoked)",
+                    **json_content(
+                        {
+                            "type": "object",
+                            "required": ["url"],
+                            "properties": {"url": {"type": "string", "format": "uri"}},
+                            "additionalProperties": False,
+                        }
+                    ),
+                },
+                **error_responses(401, 404),
+            },
+        },
+        "delete": {
+            "summary": "Revoke the link (it then answers 404)",
+            "security": BEARER,
+            "responses": {"204": {"description": "Revoked"}, **error_responses(401, 404)},
+        },
+    },
     "/api/v1/games/{game_id}/close": {
         "parameters": [game_id_parameter()],
         "post": {

@@ -13,6 +13,7 @@ from flask import current_app
 from flask import g
 from flask import jsonify
 from flask import request
+from flask import url_for
 
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
@@ -20,6 +21,7 @@ from scorekeeper.openapi import document as openapi_document
 from scorekeeper.services import accounts
 from scorekeeper.services import games
 from scorekeeper.services import players
+from scorekeeper.services import sharing
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -224,3 +226,19 @@ def reopen_game(game_id: int):
 def close_game(game_id: int):
     """Lock a finished game again."""
     return jsonify(games.state_json(games.close(g.account, game_id)))
+
+
+@bp.post("/games/<int:game_id>/share")
+@token_required
+def share_game(game_id: int):
+    """The absolute link of the game's read-only view (made on first call)."""
+    game = sharing.share(g.account, game_id)
+    return jsonify({"url": url_for("share.view", token=game.share_token, _external=True)}), 201
+
+
+@bp.delete("/games/<int:game_id>/share")
+@token_required
+def unshare_game(game_id: int):
+    """Revoke the read-only link: it answers 404 from now on."""
+    sharing.revoke(g.account, game_id)
+    return "", 204

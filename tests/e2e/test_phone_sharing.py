@@ -1,0 +1,48 @@
+"""Two phones: the scorekeeper enters a hand; the other phone's shared view shows it."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import add_players
+from tests.e2e.conftest import sign_up
+
+
+def test_the_viewer_sees_each_hand_within_seconds(phone, browser, live_server):
+    sign_up(phone)
+    add_players(phone, "Ann", "Ben", "Cy")
+    phone.goto("/games/new?game=oh_hell")
+    for name in ["Ann", "Ben", "Cy"]:
+        phone.locator("label.seat-name", has_text=name).click()
+    phone.get_by_role("button", name="Start the game").click()
+    game_url = phone.url
+    phone.get_by_role("link", name="Share with the table").click()
+    phone.get_by_role("button", name="Share this game").click()
+    link = phone.locator(".share-url a").get_attribute("href")
+    expect(phone.locator("img.qr")).to_be_visible()
+    assert phone.locator("img.qr").evaluate("img => img.naturalWidth") > 0
+
+    viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    viewer = viewer_context.new_page()
+    viewer.goto(link)
+    expect(viewer.get_by_role("heading", name=re.compile("Hand 1"))).to_be_visible()
+    expect(viewer.locator(".bid-board")).to_have_count(0)
+
+    phone.goto(game_url)
+    for name, bid in (("Ben", "1"), ("Cy", "0"), ("Ann", "1")):
+        row = phone.locator(f'form[data-bids-form] fieldset[data-player="{name}"]')
+        row.locator("label.chip span").get_by_text(bid, exact=True).click()
+    phone.get_by_role("button", name="Save bids").click()
+
+    # No reload on the viewer's side: the page polls and swaps in the new state.
+    board = viewer.locator(".bid-board li")
+    expect(board).to_have_count(3, timeout=5000)
+    expect(viewer.locator(".balance")).to_contain_text("1 over")
+
+    phone.get_by_role("link", name="Share with the table").click()
+    phone.get_by_role("button", name="Stop sharing").click()
+    expect(viewer.get_by_role("heading", name="No longer shared")).to_be_visible(timeout=5000)
+    viewer_context.close()
