@@ -78,3 +78,32 @@ def test_the_dealer_sees_the_forbidden_bid_struck_out(phone):
     expect(phone.locator("[data-bid-total]")).to_have_text("Bids total 6 for 5 cards: 1 over")
     phone.get_by_role("button", name="Save bids").click()
     expect(phone.locator(".balance")).to_contain_text("1 over")
+
+
+WAKE_LOCK_STUB = """
+window.__wakeLocks = 0;
+Object.defineProperty(navigator, "wakeLock", {value: {request: (kind) => {
+  window.__wakeLocks += 1;
+  return Promise.resolve({addEventListener: () => {}, kind});
+}}});
+"""
+
+
+def test_the_game_page_keeps_the_screen_awake(phone):
+    phone.add_init_script(WAKE_LOCK_STUB)
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+    assert phone.evaluate("window.__wakeLocks") == 0  # only game pages ask
+    start_game(phone, PLAYERS)
+    expect(phone.get_by_text("Hand 1 of 15")).to_be_visible()
+    phone.wait_for_function("window.__wakeLocks >= 1")
+
+
+def test_nothing_breaks_without_a_wake_lock(phone):
+    phone.add_init_script("delete Navigator.prototype.wakeLock;")
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+    start_game(phone, PLAYERS)
+    assert phone.evaluate("'wakeLock' in navigator") is False
+    tap(phone, "data-bids-form", "Ben", 1)
+    expect(phone.locator("[data-bid-total]")).to_contain_text("Bids so far: 1")
