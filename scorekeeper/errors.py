@@ -35,10 +35,11 @@ class Refusal(Exception):
         return STATUS_BY_CODE.get(self.code, 422)
 
     @classmethod
-    def from_rule(cls, error: RuleError) -> Refusal:
+    def from_rule(cls, error: RuleError, hand_word: str = "Hand") -> Refusal:
+        """The rules' refusal, its message naming the hand (or round) it concerns."""
         message = error.message
         if error.hand is not None and not message.startswith(("Hand ", "Round ")):
-            message = f"Hand {error.hand}: {message}"
+            message = f"{hand_word} {error.hand}: {message}"
         return cls(error.code, message, error.field)
 
     def to_json(self) -> dict:

@@ -134,6 +134,8 @@ SCHEMAS: dict = {
             "result": {"enum": ["knock", "gin", "draw"], "description": "Oklahoma Gin"},
             "winner": {"type": ["string", "null"], "description": "Oklahoma Gin"},
             "undercut": {"type": "boolean", "description": "Oklahoma Gin"},
+            "doubled": {"type": "boolean", "description": "Oklahoma Gin: spade upcard"},
+            "upcard": {"type": "string", "description": "Oklahoma Gin"},
         },
     },
     "Next": {

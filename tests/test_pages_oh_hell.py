@@ -266,3 +266,19 @@ def test_another_account_gets_404_for_game_pages(table, app):
     assert other.post(f"/games/{game}/hands/1/undo").status_code == 404
     assert other.get(f"/games/{game}/hands/1/edit").status_code == 404
     assert "Ann" not in other.get("/games/").text
+
+
+def test_the_app_can_pick_the_first_dealer_at_random(table, app):
+    ids = roster_ids(app)
+    data = {"game": "oh_hell", "first_dealer": "random"}
+    for seat, name in enumerate(["Ann", "Ben", "Cy"], start=1):
+        data[f"seat-{ids[name]}"] = str(seat)
+    dealers = set()
+    for _ in range(12):
+        response = table.post("/games/new?game=oh_hell", data=data, follow_redirects=True)
+        found = re.search(r"(\w+) deals first \(picked at random\)\.", response.text)
+        assert found, response.text
+        assert f"Dealer <strong>{found.group(1)}</strong>" in response.text
+        dealers.add(found.group(1))
+    assert dealers <= {"Ann", "Ben", "Cy"}
+    assert len(dealers) > 1  # 12 draws from 3 seats: all the same has odds of 1 in 177,147

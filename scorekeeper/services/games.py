@@ -68,10 +68,11 @@ def setup_for(game: Game) -> Setup:
 
 
 def _replay(game: Game, entries: Sequence[Mapping[str, Any]]) -> State:
+    game_rules = rules_for(game)
     try:
-        return rules_for(game).play(setup_for(game), entries)
+        return game_rules.play(setup_for(game), entries)
     except RuleError as error:
-        raise Refusal.from_rule(error) from None
+        raise Refusal.from_rule(error, game_rules.hand_word) from None
 
 
 def played(game: Game) -> Played:

@@ -76,7 +76,10 @@ def new():
         except Refusal as error:
             refusal = error
         else:
-            flash(f"{game_rules.title} started: {', '.join(result.players)}.", "success")
+            message = f"{game_rules.title} started: {', '.join(result.players)}."
+            if request.form.get("first_dealer") == "random":
+                message += f" {result.state.next['dealer']} deals first (picked at random)."
+            flash(message, "success")
             return redirect(url_for("games.show", game_id=result.game.id))
     return (
         render_template(

@@ -5,6 +5,7 @@ Every option is drawn from the game's own option list, so a new game needs no ne
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
@@ -60,7 +61,10 @@ def read_setup(
     seated.sort()
     names = [name for _, name, _ in seated]
     dealer_key = form.get("first_dealer")
-    first_dealer = next((name for _, name, key in seated if key == dealer_key), None)
+    if dealer_key == "random" and names:
+        first_dealer = random.SystemRandom().choice(names)
+    else:
+        first_dealer = next((name for _, name, key in seated if key == dealer_key), None)
     if dealer_key and first_dealer is None:
         raise Refusal(
             "unknown_player", "The first dealer must be one of the players.", "first_dealer"
