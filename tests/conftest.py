@@ -140,6 +140,15 @@ def logged_in(app, account):
     return client
 
 
+@pytest.fixture
+def table(logged_in):
+    """A logged-in client with Ann, Ben, Cy and Dee on the roster."""
+    for name in ("Ann", "Ben", "Cy", "Dee"):
+        response = logged_in.post("/players/", data={"name": name})
+        assert response.status_code == 302
+    return logged_in
+
+
 class Api:
     """A small JSON client for /api/v1 with a bearer token."""
 

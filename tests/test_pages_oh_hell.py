@@ -8,36 +8,13 @@ import pytest
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from scorekeeper.models import Player
+from tests.pages import game_id
+from tests.pages import roster_ids
+from tests.pages import start_game
 
 
-def roster_ids(app) -> dict[str, int]:
-    with app.app_context():
-        return {p.name: p.id for p in db.session.scalars(db.select(Player))}
-
-
-@pytest.fixture
-def table(app, logged_in):
-    """A logged-in client with Ann, Ben and Cy on the roster."""
-    for name in ("Ann", "Ben", "Cy", "Dee"):
-        logged_in.post("/players/", data={"name": name})
-    return logged_in
-
-
-def start(client, app, seats: dict[str, int], dealer: str | None = None, **options):
-    ids = roster_ids(app)
-    data = {"game": "oh_hell"}
-    for name, seat in seats.items():
-        data[f"seat-{ids[name]}"] = str(seat)
-    if dealer:
-        data["first_dealer"] = str(ids[dealer])
-    for key, value in options.items():
-        data[f"opt-{key}"] = "y" if value is True else str(value)
-    return client.post("/games/new?game=oh_hell", data=data)
-
-
-def game_id(response) -> int:
-    return int(re.search(r"/games/(\d+)$", response.headers["Location"]).group(1))
+def start(client, app, seats, dealer=None, **options):
+    return start_game(client, app, "oh_hell", seats, dealer, **options)
 
 
 def bids(client, game: int, number: int, values: dict[int, int], **extra):

@@ -9,31 +9,14 @@ import pytest
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from scorekeeper.models import Player
-
-
-def roster_ids(app) -> dict[str, int]:
-    with app.app_context():
-        return {p.name: p.id for p in db.session.scalars(db.select(Player))}
-
-
-@pytest.fixture
-def table(app, logged_in):
-    for name in ("Ann", "Ben", "Cy", "Dee"):
-        logged_in.post("/players/", data={"name": name})
-    return logged_in
+from tests.pages import game_id
+from tests.pages import roster_ids
+from tests.pages import start_game
 
 
 def start(client, app, names, **options):
-    ids = roster_ids(app)
-    data = {"game": "pitch"}
-    for seat, name in enumerate(names, start=1):
-        data[f"seat-{ids[name]}"] = str(seat)
-    for key, value in options.items():
-        data[f"opt-{key}"] = "y" if value is True else str(value)
-    response = client.post("/games/new?game=pitch", data=data)
-    assert response.status_code == 302, response.text
-    return int(re.search(r"/games/(\d+)$", response.headers["Location"]).group(1))
+    seats = {name: seat for seat, name in enumerate(names, start=1)}
+    return game_id(start_game(client, app, "pitch", seats, **options))
 
 
 def auction(client, game_id, number, calls: dict[int, str], order: list[int]):
