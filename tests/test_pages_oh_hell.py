@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -259,3 +260,32 @@ def test_the_app_can_pick_the_first_dealer_at_random(table, app):
         dealers.add(found.group(1))
     assert dealers <= {"Ann", "Ben", "Cy"}
     assert len(dealers) > 1  # 12 draws from 3 seats: all the same has odds of 1 in 177,147
+
+
+@pytest.mark.parametrize(
+    ("seats", "options", "form", "message"),
+    [
+        ({"Ann": 1, "Ben": 2, "Cy": 3}, {}, {"bid-0": "2"}, "Ann's bid must be from 0 to 1."),
+        ({"Ann": 1, "Ben": 2, "Cy": 3}, {}, {"bid-0": "x"}, "Ann's bid must be a whole number."),
+        (
+            {"Ann": 1, "Ben": 2, "Cy": 3, "Dee": 4},
+            {"sequence": "down"},
+            {"bid-0": "0", "bid-1": "0", "bid-2": "0", "bid-3": "0", "trump": "hearts"},
+            "All 52 cards are dealt in a 13-card hand, so there is no trump.",
+        ),
+        (
+            {"Ann": 1, "Ben": 2, "Cy": 3},
+            {"simultaneous": True, "hook": True},
+            {"bid-0": "1", "bid-1": "0", "bid-2": "0"},
+            "The bids add up to the 1 card dealt, which the hook forbids: the table must bid again.",
+        ),
+        ({"Ann": 1, "Ben": 2, "Cy": 3}, {}, {}, "Enter a bid for every player."),
+    ],
+)
+def test_every_bid_refusal_is_shown_and_nothing_is_saved(table, app, seats, options, form, message):
+    game = game_id(start(table, app, seats, **options))
+    response = table.post(f"/games/{game}/hands", data={"phase": "bids", "number": "1", **form})
+    assert response.status_code in (400, 422)
+    assert message in html.unescape(response.text)
+    with app.app_context():
+        assert db.session.get(Game, game).hand_count == 0

@@ -247,7 +247,7 @@ def per_player(
 ) -> dict[str, Any]:
     """The ``{player: value}`` mapping ``entry[key]``, with exactly the table's players."""
     values = entry.get(key)
-    if values is None:
+    if values is None or (isinstance(values, Mapping) and not values):
         raise RuleError(missing_code, f"Enter {what} for every player.", key)
     if not isinstance(values, Mapping):
         raise RuleError("wrong_type", f"{what.capitalize()} must be given per player.", key)

@@ -54,3 +54,36 @@ def test_a_partnership_game_to_a_win_on_a_phone(phone):
     expect(phone.get_by_role("heading", name="Final standings")).to_be_visible()
     expect(phone.locator(".winner")).to_have_text("Ben & Dee win!")
     expect(phone.locator(".sheet tfoot td")).to_have_text(["4", "8"])
+
+
+def test_a_three_player_game_to_a_win_on_a_phone(phone):
+    players = ["Ann", "Ben", "Cy"]
+    sign_up(phone)
+    add_players(phone, *players)
+    phone.goto("/games/new?game=pitch")
+    for name in players:
+        phone.locator("label.seat-name", has_text=name).click()
+    phone.get_by_role("button", name="Start the game").click()
+    # Each hand the first bidder pitches 4 and takes all four points; hand 2 uses the quick
+    # form. Ben reaches 8 as the pitcher of hand 4 and wins.
+    for number, first in enumerate(["Ben", "Cy", "Ann", "Ben"], 1):
+        expect(phone.get_by_role("heading", name=f"Auction for hand {number}")).to_be_visible()
+        if number == 2:
+            phone.get_by_text("Just record the pitcher and the bid").click()
+            quick = phone.locator("details.quick")
+            quick.locator("label.chip span").get_by_text(first, exact=True).click()
+            quick.locator("label.chip span").get_by_text("4", exact=True).click()
+            phone.get_by_role("button", name="Save pitcher and bid").click()
+        else:
+            tap_call(phone, first, "4")
+            start = players.index(first)
+            for name in (players[start:] + players[:start])[1:]:
+                tap_call(phone, name, "Pass")
+            phone.get_by_role("button", name="Save the auction").click()
+        for point in ("high", "low", "jack", "game"):
+            tap_point(phone, point, first)
+        phone.get_by_role("button", name="Save the points").click()
+        if number == 3:
+            expect(phone.locator(".sheet tfoot td")).to_have_text(["4", "4", "4"])
+    expect(phone.locator(".winner")).to_have_text("Ben wins!")
+    expect(phone.locator(".sheet tfoot td")).to_have_text(["4", "8", "4"])
