@@ -277,7 +277,8 @@ def test_the_app_can_pick_the_first_dealer_at_random(table, app):
             {"Ann": 1, "Ben": 2, "Cy": 3},
             {"simultaneous": True, "hook": True},
             {"bid-0": "1", "bid-1": "0", "bid-2": "0"},
-            "The bids add up to the 1 card dealt, which the hook forbids: the table must bid again.",
+            "The bids add up to the 1 card dealt, which the hook forbids: "
+            "the table must bid again.",
         ),
         ({"Ann": 1, "Ben": 2, "Cy": 3}, {}, {}, "Enter a bid for every player."),
     ],
