@@ -15,6 +15,10 @@ import statistics
 import sys
 import tempfile
 import time
+from datetime import UTC
+from datetime import date
+from datetime import datetime
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -28,6 +32,7 @@ from scorekeeper.config import database_uri  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import Game  # noqa: E402
 from scorekeeper.models import HandEntry  # noqa: E402
+from scorekeeper.models import Night  # noqa: E402
 from scorekeeper.models import Player  # noqa: E402
 from scorekeeper.models import Seat  # noqa: E402
 from scorekeeper.rules import Setup  # noqa: E402
@@ -87,12 +92,30 @@ def gin_entries(rng: random.Random, players: list[str], options: dict) -> list:
     return entries
 
 
-def fill(account_id: int, games: int, rng: random.Random) -> dict:
-    """Players and games, inserted directly (derived copies computed by the rules)."""
+PLACES = ["Ann's", "Ben's", "the club", "the cabin", ""]
+
+
+def fill(account_id: int, games: int, rng: random.Random, nights: int = 200) -> dict:
+    """Players, nights and games, inserted directly (derived copies computed by the rules).
+
+    The games are shared out over ``nights`` weekly game nights, oldest first, each game
+    created on its night's evening, so history pages see a realistic spread."""
     players = [Player(account_id=account_id, name=name, name_key=name.casefold()) for name in NAMES]
     db.session.add_all(players)
+    first_night = date.today() - timedelta(weeks=max(nights, 1))
+    evenings = [
+        Night(
+            account_id=account_id,
+            date=first_night + timedelta(weeks=week),
+            name=f"Week {week + 1}" if week % 3 else "",
+            place=PLACES[week % len(PLACES)],
+        )
+        for week in range(nights)
+    ]
+    db.session.add_all(evenings)
     db.session.flush()
-    ids = {}
+    per_night = max(1, -(-games // max(nights, 1)))
+    ids = {"night": evenings[-1].id if evenings else None}
     for index in range(games):
         kind = rng.choices(["oh_hell", "pitch", "oklahoma_gin"], weights=[6, 3, 1])[0]
         game_rules = rules.GAMES[kind]
@@ -109,8 +132,16 @@ def fill(account_id: int, games: int, rng: random.Random) -> dict:
         else:
             entries = gin_entries(rng, names, options)
         state = game_rules.play(Setup(tuple(names), options), entries)
+        night = evenings[index // per_night] if evenings else None
+        started = datetime.combine(
+            night.date if night else date.today(), datetime.min.time(), tzinfo=UTC
+        ) + timedelta(hours=19, minutes=25 * (index % per_night))
         game = Game(
             account_id=account_id,
+            night=night,
+            created_at=started,
+            updated_at=started + timedelta(minutes=20),
+            finished_at=started + timedelta(minutes=20) if state.finished else None,
             kind=kind,
             options=options,
             first_dealer=0,
@@ -130,7 +161,10 @@ def fill(account_id: int, games: int, rng: random.Random) -> dict:
         if kind == "oh_hell" and not state.finished:
             ids.setdefault("in_progress", game)
     db.session.commit()
-    return {key: game.id for key, game in ids.items()}
+    found = {key: game.id for key, game in ids.items() if isinstance(game, Game)}
+    found["night"] = ids["night"]
+    found["player"] = players[0].id
+    return found
 
 
 class QueryCounter:
@@ -162,6 +196,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--nights", type=int, default=200)
     args = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix="scorekeeper-bench-")
@@ -183,8 +218,14 @@ def main() -> None:
         upgrade()
         account = accounts.create_account("bench-club", "bench password")
         started = time.perf_counter()
-        ids = fill(account.id, args.games, random.Random(args.seed))
+        ids = fill(account.id, args.games, random.Random(args.seed), args.nights)
         filled = time.perf_counter() - started
+        if uri.startswith("postgresql"):
+            # Planner statistics, as autovacuum keeps them on a live database.
+            from sqlalchemy import text
+
+            db.session.execute(text("ANALYZE"))
+            db.session.commit()
         counter = QueryCounter(db.engine)
         engine_name = db.engine.dialect.name
 
@@ -205,8 +246,32 @@ def main() -> None:
         ("GET game page, in progress", "GET", f"/games/{playing}", {}),
         ("GET /api/v1/games", "GET", "/api/v1/games", {"headers": bearer}),
         ("GET /api/v1/games/<id>", "GET", f"/api/v1/games/{finished}", {"headers": bearer}),
+        # History and statistics (issue #6).
+        ("GET /nights/ (history)", "GET", "/nights/", {}),
+        ("GET /nights/?page=10", "GET", "/nights/?page=10", {}),
+        ("GET /nights/?player=&game=", "GET", "/nights/?player=Ann&game=oh_hell", {}),
+        ("GET /nights/<id> (night)", "GET", f"/nights/{ids['night']}", {}),
+        ("GET /history/games/<id> (chart)", "GET", f"/history/games/{finished}", {}),
+        ("GET /games/<id>/sheet.csv", "GET", f"/games/{finished}/sheet.csv", {}),
+        ("GET /stats/ (players)", "GET", "/stats/", {}),
+        ("GET /stats/players/<id>", "GET", f"/stats/players/{ids['player']}", {}),
+        ("GET /stats/oh_hell (leaderboard)", "GET", "/stats/oh_hell", {}),
+        ("GET /stats/pitch (leaderboard)", "GET", "/stats/pitch", {}),
+        ("GET /stats/oklahoma_gin (leaderb.)", "GET", "/stats/oklahoma_gin", {}),
+        ("GET /api/v1/nights", "GET", "/api/v1/nights", {"headers": bearer}),
+        ("GET /api/v1/nights/<id>", "GET", f"/api/v1/nights/{ids['night']}", {"headers": bearer}),
+        (
+            "GET /api/v1/players/<id>/stats",
+            "GET",
+            f"/api/v1/players/{ids['player']}/stats",
+            {"headers": bearer},
+        ),
+        ("GET /api/v1/backup (whole account)", "GET", "/api/v1/backup", {"headers": bearer}),
     ]
-    print(f"Scorekeeper bench: {engine_name}, {args.games} games, {len(NAMES)} players,")
+    print(
+        f"Scorekeeper bench: {engine_name}, {args.games} games in {args.nights} nights, "
+        f"{len(NAMES)} players,"
+    )
     print(f"filled in {filled:.1f} s; {args.repeat} requests per page (test client, one process)")
     print(f"{'page':<34}{'median ms':>10}{'p95 ms':>9}{'queries':>9}")
     for label, method, url, kwargs in pages:

@@ -40,7 +40,8 @@ class Defaults:
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     SEND_FILE_MAX_AGE_DEFAULT = 365 * 24 * 3600  # static URLs carry a content hash
     GAMES_PER_PAGE = 20
-    MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # a backup can be large-ish; nothing else is
+    MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # any request but a restore
+    RESTORE_MAX_CONTENT_LENGTH = 16 * 1024 * 1024  # a whole account's backup
 
 
 def env_overrides(environ: os._Environ | dict) -> dict:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
 from wtforms import BooleanField
 from wtforms import PasswordField
 from wtforms import StringField
 from wtforms import SubmitField
+from wtforms import TextAreaField
 from wtforms.validators import ValidationError
 
 from scorekeeper.errors import Refusal
@@ -55,3 +57,26 @@ def show_refusal(form: FlaskForm, refusal: Refusal) -> None:
         field.errors = [*field.errors, refusal.message]
     else:
         form.form_errors.append(refusal.message)
+
+
+# Game nights and backups (history) ---------------------------------------------------------
+# (Appended with their own imports; the lead may move these two up to the others.)
+
+
+class NightForm(FlaskForm):
+    """A game night. The date is read as typed; the nights service checks and words it."""
+
+    date = StringField("Date", render_kw={"type": "date"})
+    name = StringField(
+        "Name (optional)", render_kw={"maxlength": 80, "placeholder": "Friday cards"}
+    )
+    place = StringField("Place (optional)", render_kw={"maxlength": 80, "placeholder": "At Ann's"})
+    notes = TextAreaField("Notes (optional)", render_kw={"rows": 3, "maxlength": 2000})
+    submit = SubmitField("Start the night")
+
+
+class RestoreForm(FlaskForm):
+    """Upload a backup file; the backup service reads and checks it."""
+
+    backup = FileField("Backup file", render_kw={"accept": ".json,application/json"})
+    submit = SubmitField("Restore this backup")

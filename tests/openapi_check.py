@@ -16,7 +16,7 @@ _REGISTRY = Registry().with_resource("urn:openapi", DRAFT202012.create_resource(
 
 def _template_for(path: str, method: str) -> str:
     for template, item in DOC["paths"].items():
-        pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(template)) + "$"
+        pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/.]+", re.escape(template)) + "$"
         if re.match(pattern, path) and method.lower() in item:
             return template
     raise AssertionError(f"{method} {path} is not in the OpenAPI document")

@@ -13,6 +13,8 @@ from tests.pages import game_id
 from tests.pages import roster_ids
 from tests.pages import start_game
 
+THREE = ["Ann", "Ben", "Cy"]
+
 
 def start(client, app, seats, dealer=None, **options):
     return start_game(client, app, "oh_hell", seats, dealer, **options)
@@ -290,3 +292,25 @@ def test_every_bid_refusal_is_shown_and_nothing_is_saved(table, app, seats, opti
     assert message in html.unescape(response.text)
     with app.app_context():
         assert db.session.get(Game, game).hand_count == 0
+
+
+def test_a_game_started_from_a_night_belongs_to_it(table, app, account):
+    from datetime import date
+
+    from scorekeeper.models import Night
+
+    with app.app_context():
+        night = Night(account_id=account.id, date=date(2026, 11, 27), name="Friday")
+        db.session.add(night)
+        db.session.commit()
+        night_id = night.id
+    choose = table.get(f"/games/new?night={night_id}")
+    assert f"/games/new?game=oh_hell&amp;night={night_id}" in choose.text
+    form = table.get(f"/games/new?game=oh_hell&night={night_id}")
+    assert "Part of the night of Friday 27 November 2026: Friday." in form.text
+    ids = roster_ids(app)
+    data = {"game": "oh_hell", **{f"seat-{ids[n]}": str(i) for i, n in enumerate(THREE, 1)}}
+    response = table.post(f"/games/new?game=oh_hell&night={night_id}", data=data)
+    with app.app_context():
+        assert db.session.get(Game, game_id(response)).night_id == night_id
+    assert table.get(f"/games/new?game=oh_hell&night={night_id + 1}").status_code == 404

@@ -26,6 +26,7 @@ from scorekeeper.models import HandEntry
 from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
+from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
 from scorekeeper.rules import GameRules
 from scorekeeper.rules import RuleError
@@ -425,5 +426,5 @@ def summary_json(game: Game) -> dict:
         "totals": game.totals,
         "winners": game.winners,
         "night_id": game.night_id,
-        "created_at": game.created_at.isoformat(),
+        "created_at": as_utc(game.created_at).isoformat(),
     }

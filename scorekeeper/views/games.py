@@ -17,6 +17,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm
 from scorekeeper.rules import pitch
 from scorekeeper.services import games
+from scorekeeper.services import nights
 from scorekeeper.services import players as roster
 from scorekeeper.views import hand_forms
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
@@ -63,16 +64,22 @@ def new():
     kind = request.values.get("game")
     if kind not in PAGE_GAMES:
         return render_template(
-            "games/choose.html", choices=[rules.GAMES[key] for key in PAGE_GAMES]
+            "games/choose.html",
+            choices=[rules.GAMES[key] for key in PAGE_GAMES],
+            night=request.args.get("night", ""),
         )
     game_rules = rules.GAMES[kind]
     active = [p for p in roster.roster(current_user) if not p.archived]
+    night_arg = request.values.get("night", "")
+    night = nights.get_night(current_user, int(night_arg), False) if night_arg.isdigit() else None
     refusal = None
     if request.method == "POST":
         _csrf_ok()
         try:
             names, first_dealer, options = read_setup(request.form, active, game_rules)
-            result = games.create_game(current_user, kind, names, options, first_dealer)
+            result = games.create_game(
+                current_user, kind, names, options, first_dealer, night.id if night else None
+            )
         except Refusal as error:
             refusal = error
         else:
@@ -86,6 +93,7 @@ def new():
             "games/new.html",
             rules=game_rules,
             kind=kind,
+            night=night,
             roster=active,
             specs=game_rules.option_specs(game_rules.max_players),
             choice_labels=OPTION_CHOICE_LABELS,

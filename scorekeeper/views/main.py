@@ -9,7 +9,7 @@ from flask import url_for
 from flask_login import current_user
 
 from scorekeeper import rules
-from scorekeeper.services import games
+from scorekeeper.services import nights
 from scorekeeper.services import players
 
 bp = Blueprint("main", __name__)
@@ -17,16 +17,19 @@ bp = Blueprint("main", __name__)
 
 @bp.route("/")
 def home():
-    """Start page: what to do next at the table."""
+    """Start page: tonight's game night and the games in progress, one tap away."""
     if not current_user.is_authenticated:
         return redirect(url_for("auth.login"))
     roster = [player for player in players.roster(current_user) if not player.archived]
-    recent, _ = games.list_games(current_user, per_page=5)
+    tonight = nights.tonight(current_user)
     return render_template(
         "home.html",
         roster=roster,
-        in_progress=[game for game in recent if game.status == "in_progress"],
+        tonight=tonight,
+        tonight_games=list(tonight.games) if tonight else [],
+        in_progress=nights.games_in_progress(current_user),
         titles={key: rules.GAMES[key].title for key in rules.GAMES},
+        night_title=nights.night_title,
     )
 
 

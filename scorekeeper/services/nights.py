@@ -1,0 +1,347 @@
+"""Game nights: an evening's date, name, place and notes, and the games played in it.
+
+A game may also stand alone (no night). Lists read only the stored derived copies of each game
+(status, totals, winners), never replay one, so a page of history costs the same few queries
+however long the history is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import UTC
+from datetime import date
+from datetime import datetime
+from datetime import time
+from datetime import timedelta
+
+import sqlalchemy as sa
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import rules
+from scorekeeper.errors import NotFound
+from scorekeeper.errors import Refusal
+from scorekeeper.extensions import db
+from scorekeeper.models import Account
+from scorekeeper.models import Game
+from scorekeeper.models import Night
+from scorekeeper.models import Player
+from scorekeeper.models import Seat
+from scorekeeper.models import as_utc
+
+NAME_MAX = 80
+PLACE_MAX = 80
+NOTES_MAX = 2000
+#: Before this hour a night that began yesterday evening is still "tonight".
+LATE_NIGHT_HOUR = 6
+#: How far ahead a night may be planned.
+FUTURE_DAYS = 366
+EARLIEST = date(1900, 1, 1)
+
+
+def today() -> date:
+    """The date here (the server's local time): what a new night is dated by default."""
+    return datetime.now().astimezone().date()
+
+
+def local_day_bounds(day: date) -> tuple[datetime, datetime]:
+    """The UTC moments at which a local calendar day starts and ends."""
+    start = datetime.combine(day, time.min).astimezone().astimezone(UTC)
+    end = datetime.combine(day + timedelta(days=1), time.min).astimezone().astimezone(UTC)
+    return start, end
+
+
+# Checking what was typed -------------------------------------------------------------------
+
+
+def clean_date(value: object, now: date | None = None) -> date:
+    """A night's date from ``YYYY-MM-DD`` (blank or missing: today)."""
+    now = now or today()
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return now
+    if isinstance(value, date):
+        parsed = value
+    elif isinstance(value, str):
+        try:
+            parsed = date.fromisoformat(value.strip())
+        except ValueError:
+            raise Refusal(
+                "date_invalid",
+                f"“{value.strip()}” is not a date: enter it as YYYY-MM-DD, like {now.isoformat()}.",
+                "date",
+            ) from None
+    else:
+        raise Refusal("wrong_type", "The date must be text like 2024-05-17.", "date")
+    latest = now + timedelta(days=FUTURE_DAYS)
+    if parsed < EARLIEST or parsed > latest:
+        raise Refusal(
+            "date_invalid",
+            f"The date must be from {EARLIEST.isoformat()} to a year from now "
+            f"({latest.isoformat()}).",
+            "date",
+        )
+    return parsed
+
+
+def clean_text(value: object, what: str, where: str, limit: int, lines: bool = False) -> str:
+    """Optional text, trimmed (spaces collapsed, except the line breaks of notes)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise Refusal("wrong_type", f"{what} must be text.", where)
+    if lines:
+        text = "\n".join(" ".join(line.split()) for line in value.strip().splitlines()).strip()
+    else:
+        text = " ".join(value.split())
+    if len(text) > limit:
+        raise Refusal(
+            "text_too_long",
+            f"{what} can be at most {limit} characters ({len(text)} given).",
+            where,
+        )
+    return text
+
+
+# Creating and changing ---------------------------------------------------------------------
+
+
+def create_night(
+    account: Account,
+    day: object = None,
+    name: object = None,
+    place: object = None,
+    notes: object = None,
+) -> Night:
+    """A new game night (dated today unless a date is given)."""
+    night = Night(account_id=account.id)
+    _fill(night, day, name, place, notes)
+    db.session.add(night)
+    db.session.commit()
+    return night
+
+
+def update_night(
+    account: Account,
+    night_id: int,
+    day: object = None,
+    name: object = None,
+    place: object = None,
+    notes: object = None,
+) -> Night:
+    """Change a night's date, name, place or notes."""
+    night = get_night(account, night_id)
+    _fill(night, day, name, place, notes)
+    db.session.commit()
+    return night
+
+
+def _fill(night: Night, day: object, name: object, place: object, notes: object) -> None:
+    # Check everything before changing anything: a refusal leaves the night as it was.
+    values = {
+        "date": clean_date(day),
+        "name": clean_text(name, "The name", "name", NAME_MAX),
+        "place": clean_text(place, "The place", "place", PLACE_MAX),
+        "notes": clean_text(notes, "The notes", "notes", NOTES_MAX, lines=True),
+    }
+    for key, value in values.items():
+        setattr(night, key, value)
+
+
+def add_game(account: Account, night_id: int, game_id: int) -> Game:
+    """Put a game that stands alone into a night (a game started before its night was)."""
+    night = get_night(account, night_id, with_games=False)
+    game = db.session.scalar(
+        sa.select(Game).where(Game.id == game_id, Game.account_id == account.id)
+    )
+    if game is None:
+        raise NotFound("That game")
+    if game.night_id is not None and game.night_id != night.id:
+        raise Refusal("night_taken", "That game already belongs to another night.", "game_id")
+    game.night_id = night.id
+    db.session.commit()
+    return game
+
+
+# Reading -----------------------------------------------------------------------------------
+
+
+def get_night(account: Account, night_id: int, with_games: bool = True) -> Night:
+    """The account's night (its games and their seats loaded), or 404 for anyone else's."""
+    query = sa.select(Night).where(Night.id == night_id, Night.account_id == account.id)
+    if with_games:
+        query = query.options(selectinload(Night.games).selectinload(Game.seats))
+    night = db.session.scalar(query)
+    if night is None:
+        raise NotFound("That night")
+    return night
+
+
+def tonight(account: Account, now: datetime | None = None) -> Night | None:
+    """The night dated today (the latest one, if several); in the small hours, last
+    evening's night is still tonight."""
+    now = now or datetime.now().astimezone()
+    days = [now.date()]
+    if now.hour < LATE_NIGHT_HOUR:
+        days.append(now.date() - timedelta(days=1))
+    return db.session.scalar(
+        sa.select(Night)
+        .where(Night.account_id == account.id, Night.date.in_(days))
+        .options(selectinload(Night.games).selectinload(Game.seats))
+        .order_by(Night.date.desc(), Night.id.desc())
+        .limit(1)
+    )
+
+
+def games_in_progress(account: Account, limit: int = 10) -> list[Game]:
+    """Unfinished games, most recently changed first (the home page's one-tap list)."""
+    return list(
+        db.session.scalars(
+            sa.select(Game)
+            .where(Game.account_id == account.id, Game.status == "in_progress")
+            .options(selectinload(Game.seats))
+            .order_by(Game.updated_at.desc(), Game.id.desc())
+            .limit(limit)
+        )
+    )
+
+
+def loose_games(account: Account, day: date, limit: int = 20) -> list[Game]:
+    """Games of that (local) day that belong to no night: candidates to add to it."""
+    start, end = local_day_bounds(day)
+    return list(
+        db.session.scalars(
+            sa.select(Game)
+            .where(
+                Game.account_id == account.id,
+                Game.night_id.is_(None),
+                Game.created_at >= start,
+                Game.created_at < end,
+            )
+            .options(selectinload(Game.seats))
+            .order_by(Game.created_at, Game.id)
+            .limit(limit)
+        )
+    )
+
+
+@dataclass
+class NightRow:
+    """A night in a list: the night and its games (those matching the filters)."""
+
+    night: Night
+    games: list[Game] = field(default_factory=list)
+    game_count: int = 0
+
+
+def _player_games(account: Account, player: str) -> sa.Select:
+    return (
+        sa.select(Seat.game_id)
+        .join(Player, Player.id == Seat.player_id)
+        .where(Player.account_id == account.id, Player.name_key == player.strip().casefold())
+    )
+
+
+def _game_filter(account: Account, player: str | None, kind: str | None) -> list:
+    conditions = [Game.account_id == account.id]
+    if kind:
+        conditions.append(Game.kind == kind)
+    if player:
+        conditions.append(Game.id.in_(_player_games(account, player)))
+    return conditions
+
+
+def list_nights(
+    account: Account,
+    player: str | None = None,
+    kind: str | None = None,
+    page: int = 1,
+    per_page: int = 10,
+) -> tuple[list[NightRow], int]:
+    """A page of the account's nights, newest first, and how many there are in all.
+
+    With ``player`` (a roster name) or ``kind`` (a game key) only nights with a matching game
+    are listed, each with its matching games. Four queries, whatever the history's size.
+    """
+    query = sa.select(Night).where(Night.account_id == account.id)
+    conditions = _game_filter(account, player, kind)
+    if player or kind:
+        query = query.where(Night.id.in_(sa.select(Game.night_id).where(*conditions)))
+    total = db.session.scalar(sa.select(sa.func.count()).select_from(query.subquery()))
+    found = db.session.scalars(
+        query.order_by(Night.date.desc(), Night.id.desc())
+        .limit(per_page)
+        .offset((max(page, 1) - 1) * per_page)
+    ).all()
+    ids = [night.id for night in found]
+    rows = {night.id: NightRow(night) for night in found}
+    counted = db.session.execute(
+        sa.select(Game.night_id, sa.func.count(Game.id))
+        .where(Game.account_id == account.id, Game.night_id.in_(ids))
+        .group_by(Game.night_id)
+    ).all()
+    for night_id, count in counted:
+        rows[night_id].game_count = count
+    matching = db.session.scalars(
+        sa.select(Game)
+        .where(*conditions, Game.night_id.in_(ids))
+        .options(selectinload(Game.seats))
+        .order_by(Game.created_at, Game.id)
+    ).all()
+    for game in matching:
+        rows[game.night_id].games.append(game)
+    return [rows[night_id] for night_id in ids], total
+
+
+def count_loose_games(account: Account, player: str | None = None, kind: str | None = None) -> int:
+    """How many games (matching the filters) belong to no night."""
+    return db.session.scalar(
+        sa.select(sa.func.count(Game.id)).where(
+            *_game_filter(account, player, kind), Game.night_id.is_(None)
+        )
+    )
+
+
+# As JSON (the API) -------------------------------------------------------------------------
+
+
+def standings(game: Game) -> list[dict]:
+    """Final (or current) standings from the stored totals: highest first, seat order among
+    equals."""
+    order = {side: index for index, side in enumerate(game.totals)}
+    ranked = sorted(game.totals.items(), key=lambda item: (-item[1], order[item[0]]))
+    return [
+        {"side": side, "total": total, "winner": side in game.winners} for side, total in ranked
+    ]
+
+
+def game_brief(game: Game) -> dict:
+    """A game inside a night: what it was, who played, who won (stored copies only)."""
+    return {
+        "id": game.id,
+        "game": game.kind,
+        "title": rules.GAMES[game.kind].title,
+        "players": [seat.player.name for seat in game.seats],
+        "status": game.status,
+        "hands": game.hand_count,
+        "winners": list(game.winners),
+        "totals": dict(game.totals),
+        "created_at": as_utc(game.created_at).isoformat(),
+    }
+
+
+def night_json(night: Night, games: list[Game] | None = None, game_count: int | None = None):
+    games = list(night.games) if games is None else games
+    return {
+        "id": night.id,
+        "date": night.date.isoformat(),
+        "name": night.name,
+        "place": night.place,
+        "notes": night.notes,
+        "game_count": len(games) if game_count is None else game_count,
+        "games": [game_brief(game) for game in games],
+    }
+
+
+def night_title(night: Night) -> str:
+    """How a night is called in lists: its name, or its date."""
+    return night.name or night.date.strftime("%A %d %B %Y").replace(" 0", " ")

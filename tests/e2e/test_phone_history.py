@@ -1,0 +1,89 @@
+"""At phone size in Chromium: start tonight's game night from home, play a quick Oh Hell game,
+put it in the night, find the night in history and open the game's score chart."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import PHONE
+from tests.e2e.conftest import add_players
+from tests.e2e.conftest import sign_up
+
+PLAYERS = ["Ann", "Ben", "Cy"]
+
+
+def tap(page, form: str, player: str, value: int):
+    row = page.locator(f'form[{form}] fieldset[data-player="{player}"]')
+    row.locator("label.chip span").get_by_text(str(value), exact=True).click()
+
+
+def play_hand(page, bids: dict[str, int], tricks: dict[str, int]):
+    for name, value in bids.items():
+        tap(page, "data-bids-form", name, value)
+    page.get_by_role("button", name="Save bids").click()
+    for name, value in tricks.items():
+        tap(page, "data-tricks-form", name, value)
+    page.get_by_role("button", name="Save tricks").click()
+
+
+def test_a_night_its_game_and_the_chart_on_a_phone(phone):
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+
+    # One tap from home starts tonight's night.
+    phone.goto("/")
+    phone.get_by_role("button", name="Start tonight's game night").click()
+    expect(phone.get_by_text("Tonight's game night started.")).to_be_visible()
+    night_url = phone.url
+    assert re.search(r"/nights/\d+$", night_url)
+    expect(phone.get_by_role("link", name="Oh Hell")).to_have_attribute(
+        "href", re.compile(r"/games/new\?game=oh_hell&night=\d+")
+    )
+
+    # A quick Oh Hell game: 2 cards, then 1.
+    phone.goto("/games/new?game=oh_hell")
+    for name in PLAYERS:
+        phone.locator("label.seat-name", has_text=name).click()
+    phone.get_by_label("Cards per hand").select_option("down")
+    phone.get_by_label("Most cards in a hand").fill("2")
+    phone.get_by_role("button", name="Start the game").click()
+    expect(phone.get_by_text("Hand 1 of 2")).to_be_visible()
+    play_hand(phone, {"Ben": 1, "Cy": 0, "Ann": 1}, {"Ben": 1, "Cy": 0, "Ann": 1})
+    play_hand(phone, {"Cy": 0, "Ann": 1, "Ben": 0}, {"Cy": 0, "Ann": 1, "Ben": 0})
+    expect(phone.locator(".winner")).to_have_text("Ann wins!")
+
+    # Back at the night: the game, started on its own, joins it.
+    phone.goto(night_url)
+    phone.get_by_role("button", name=re.compile("Add Oh Hell .* to this night")).click()
+    expect(phone.get_by_text("Oh Hell added to this night.")).to_be_visible()
+
+    # Later: find the night in history, then the game and its chart.
+    phone.get_by_role("navigation", name="Main").get_by_role("link", name="History").click()
+    expect(phone.get_by_role("heading", name="Game nights")).to_be_visible()
+    night_card = phone.locator(".night-card").first
+    expect(night_card).to_contain_text("1 game")
+    night_card.get_by_role("heading").get_by_role("link").click()
+    game = phone.locator(".night-game").first
+    expect(game).to_contain_text("won by Ann")
+    expect(game.locator(".mini-standings li")).to_have_text(
+        [re.compile(r"Ann\s*22"), re.compile(r"Ben\s*21"), re.compile(r"Cy\s*20")]
+    )
+    game.click()
+
+    chart = phone.get_by_role("img", name="Score progression")
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    assert box["width"] <= PHONE["width"] and box["width"] > PHONE["width"] * 0.7
+    expect(phone.locator(".chart-svg polyline")).to_have_count(3)
+    expect(phone.locator(".legend li")).to_have_text(
+        [re.compile(r"Ann\s*22"), re.compile(r"Ben\s*21"), re.compile(r"Cy\s*20")]
+    )
+    phone.get_by_text("The chart as a table").click()
+    rows = phone.locator(".chart-table tbody tr")
+    expect(rows).to_have_count(2)
+    expect(rows.nth(1)).to_have_text(re.compile(r"2\s*22\s*21\s*20"))
+    # Nothing on the page is wider than the phone.
+    width = phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], width

@@ -1,0 +1,463 @@
+"""Backup and restore: a whole account as JSON, restored into an empty account with nothing
+lost (also from SQLite to PostgreSQL); a damaged, foreign or misplaced backup is refused with a
+clear message and changes nothing."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import os
+import re
+import tempfile
+import uuid
+
+import pytest
+import sqlalchemy as sa
+
+from scorekeeper import create_app
+from scorekeeper.config import database_uri
+from scorekeeper.errors import Refusal
+from scorekeeper.extensions import db
+from scorekeeper.models import Account
+from scorekeeper.models import Game
+from scorekeeper.models import HandEntry
+from scorekeeper.models import Night
+from scorekeeper.models import Player
+from scorekeeper.services import accounts
+from scorekeeper.services import backup
+from scorekeeper.services import stats
+from tests.conftest import PASSWORD
+from tests.conftest import login
+from tests.conftest import make_account
+from tests.conftest import settings_for
+from tests.test_stats import build_history
+
+PG_ADMIN_URL = os.environ.get("PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def export(app, account_id: int) -> dict:
+    with app.app_context():
+        return backup.export_account(db.session.get(Account, account_id))
+
+
+def restore(app, account_id: int, document) -> dict:
+    with app.app_context():
+        return backup.restore_account(db.session.get(Account, account_id), document)
+
+
+def comparable(document: dict) -> dict:
+    """The document without what differs between two accounts by design."""
+    document = copy.deepcopy(document)
+    document.pop("exported_at")
+    document.pop("account")
+    return document
+
+
+def derived(app, account_id: int) -> list:
+    """Every derived copy of the account's games, in creation order."""
+    with app.app_context():
+        rows = db.session.execute(
+            sa.select(Game.status, Game.totals, Game.winners, Game.hand_count, Game.locked)
+            .where(Game.account_id == account_id)
+            .order_by(Game.id)
+        ).all()
+        points = db.session.execute(
+            sa.select(HandEntry.points)
+            .join(Game, Game.id == HandEntry.game_id)
+            .where(Game.account_id == account_id)
+            .order_by(Game.id, HandEntry.number)
+        ).all()
+        return [tuple(row) for row in rows] + [row[0] for row in points]
+
+
+def all_stats(app, account_id: int) -> dict:
+    with app.app_context():
+        account = db.session.get(Account, account_id)
+        found = {}
+        for player in db.session.scalars(
+            sa.select(Player).where(Player.account_id == account_id).order_by(Player.id)
+        ):
+            figures = stats.player_stats(account, player.id).to_json()
+            figures.pop("player")
+            for kind in figures["games"].values():
+                for record in kind.get("head_to_head", []):
+                    record["opponent"].pop("id")
+            found[player.name] = figures
+        return found
+
+
+def counts(app, account_id: int) -> tuple[int, int, int]:
+    with app.app_context():
+        return tuple(
+            db.session.scalar(sa.select(sa.func.count()).where(model.account_id == account_id))
+            for model in (Player, Night, Game)
+        )
+
+
+@pytest.fixture
+def history(app, account):
+    """``account`` with a varied history; returns its backup document."""
+    build_history(app, account.id, seed=11, nights_count=3, per_night=3)
+    return export(app, account.id)
+
+
+def test_a_backup_holds_what_was_entered(history):
+    assert history["format"] == "scorekeeper-backup" and history["version"] == 1
+    assert history["account"] == {"username": "friday-club"}
+    assert [p["id"] for p in history["players"]] == list(range(1, len(history["players"]) + 1))
+    assert any(p["archived"] for p in history["players"])
+    assert {p["name"] for p in history["players"]} >= {"Cyrus"}
+    assert len(history["nights"]) == 3 and history["nights"][0]["place"] == "Ann's"
+    assert len(history["games"]) == 12
+    assert sum(game["night"] is None for game in history["games"]) == 3
+    game = history["games"][0]
+    assert set(game) == {
+        "id", "game", "options", "first_dealer", "players", "night", "locked", "created_at",
+        "updated_at", "finished_at", "hands",
+    }  # fmt: skip
+    assert set(game["hands"][0]) == {"number", "input", "created_at", "updated_at"}
+    assert "points" not in json.dumps(history)  # derived copies are recomputed on restore
+
+
+def test_restore_into_an_empty_account_loses_nothing(app, account, history):
+    original_stats = all_stats(app, account.id)
+    target = make_account(app, "new-club")
+    restored = restore(app, target.id, history)
+    assert restored["games"] == 12 and restored["nights"] == 3
+    assert restored["hands"] == sum(len(game["hands"]) for game in history["games"])
+    assert comparable(export(app, target.id)) == comparable(history)
+    assert derived(app, target.id) == derived(app, account.id)
+    assert all_stats(app, target.id) == original_stats
+
+
+def test_the_pages_download_and_restore_a_backup(app, account, history, logged_in):
+    download = logged_in.get("/backup/download")
+    assert download.status_code == 200
+    assert download.mimetype == "application/json"
+    assert 'filename="scorekeeper-friday-club-' in download.headers["Content-Disposition"]
+    assert comparable(download.get_json()) == comparable(history)
+    page = logged_in.get("/backup")
+    assert "this one has some" in page.text and 'type="file"' not in page.text
+
+    make_account(app, "new-club")
+    fresh = app.test_client()
+    assert login(fresh, "new-club").status_code == 302
+    assert 'type="file"' in fresh.get("/backup").text
+    upload = {"backup": (io.BytesIO(download.data), "backup.json")}
+    response = fresh.post("/backup", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 302
+    listing = fresh.get(response.headers["Location"])
+    players = len(history["players"])
+    assert f"Backup restored: {players} players, 3 nights, 12 games." in listing.text
+    assert "Night 3" in listing.text
+
+
+def test_a_page_restore_refusal_says_why_and_restores_nothing(app, account, logged_in):
+    response = logged_in.post(
+        "/backup",
+        data={"backup": (io.BytesIO(b"name,score\nAnn,3\n"), "scores.csv")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 422
+    assert "This file is not a Scorekeeper backup: it is not JSON. Nothing was restored." in (
+        response.text
+    )
+    assert 'aria-invalid="true"' in response.text
+    missing = logged_in.post("/backup", data={}, content_type="multipart/form-data")
+    assert missing.status_code == 422 and "Choose the backup file to restore." in missing.text
+    assert counts(app, account.id) == (0, 0, 0)
+
+
+def test_restore_is_refused_into_an_account_with_data(app, account, history):
+    before = export(app, account.id)
+    with pytest.raises(Refusal) as refused:
+        restore(app, account.id, history)
+    assert refused.value.code == "restore_refused"
+    assert "only be restored into an account with no players, nights or games" in (
+        refused.value.message
+    )
+    assert refused.value.message.endswith("Nothing was restored.")
+    assert comparable(export(app, account.id)) == comparable(before)
+    # A roster alone is data too.
+    other = make_account(app, "roster-only")
+    with app.app_context():
+        db.session.add(Player(account_id=other.id, name="Zed", name_key="zed"))
+        db.session.commit()
+    with pytest.raises(Refusal):
+        restore(app, other.id, history)
+    assert counts(app, other.id) == (1, 0, 0)
+
+
+def damage(document: dict, how: str) -> dict:
+    """The document with one thing broken."""
+    doc = copy.deepcopy(document)
+    games = doc["games"]
+    oh_hell = next(g for g in games if g["game"] == "oh_hell" and len(g["hands"]) >= 1)
+    if how == "unknown game":
+        games[-1]["game"] = "canasta"
+    elif how == "seat of nobody":
+        games[0]["players"][0] = 999
+    elif how == "seated twice":
+        games[0]["players"][1] = games[0]["players"][0]
+    elif how == "too few players":
+        oh_hell["players"] = oh_hell["players"][:2]
+    elif how == "same name twice":
+        doc["players"][1]["name"] = doc["players"][0]["name"].upper()
+    elif how == "blank name":
+        doc["players"][0]["name"] = ""
+    elif how == "tricks do not add up":
+        hand = oh_hell["hands"][0]["input"]
+        first = next(iter(hand["tricks"]))
+        hand["tricks"][first] += 1
+    elif how == "hand numbers skip":
+        oh_hell["hands"][0]["number"] = 2
+    elif how == "hand is not an object":
+        oh_hell["hands"][0] = "bids"
+    elif how == "missing time":
+        del games[2]["created_at"]
+    elif how == "time without zone":
+        doc["nights"][0]["created_at"] = "2024-01-05T20:00:00"
+    elif how == "night not in the backup":
+        games[0]["night"] = 42
+    elif how == "bad option":
+        games[0]["options"]["surprise"] = True
+    elif how == "first dealer off the table":
+        games[0]["first_dealer"] = 9
+    elif how == "locked but not over":
+        finished = next(g for g in games if g["locked"] and len(g["hands"]) > 1)
+        finished["hands"].pop()
+        finished["finished_at"] = None
+    elif how == "bad date":
+        doc["nights"][0]["date"] = "Friday"
+    elif how == "players not a list":
+        doc["players"] = {"1": "Ann"}
+    elif how == "duplicate ids":
+        doc["nights"][1]["id"] = doc["nights"][0]["id"]
+    elif how == "wrong type":
+        doc["players"][0]["archived"] = "no"
+    return doc
+
+
+DAMAGES = [
+    ("unknown game", "is of an unknown game “canasta”"),
+    ("seat of nobody", "seat 1 names no player of the backup (999)"),
+    ("seated twice", "a player sits at the table twice"),
+    ("too few players", "This game needs 3 to 7 players; 2 chosen."),
+    ("same name twice", "two players are called"),
+    ("blank name", "Enter a name."),
+    ("tricks do not add up", "(Oh Hell), hand 1: Tricks add up to"),
+    ("hand numbers skip", "the hands are not numbered 1, 2, 3"),
+    ("hand is not an object", "hand 1 is not an object"),
+    ("missing time", "has no valid “created_at”"),
+    ("time without zone", "has no time zone"),
+    ("night not in the backup", "belongs to a night not in the backup"),
+    ("bad option", "There is no option called “surprise”."),
+    ("first dealer off the table", "the first dealer is not a seat"),
+    ("locked but not over", "is marked finished but is not over"),
+    ("bad date", "“Friday” is not a date"),
+    ("players not a list", "the list of players is missing"),
+    ("duplicate ids", "two nights have the id 1"),
+    ("wrong type", "“archived” is not true or false"),
+]
+
+
+@pytest.mark.parametrize(("how", "message"), DAMAGES, ids=[d[0] for d in DAMAGES])
+def test_a_damaged_backup_is_refused_and_nothing_is_restored(app, history, how, message):
+    target = make_account(app, "new-club")
+    with pytest.raises(Refusal) as refused:
+        restore(app, target.id, damage(history, how))
+    assert refused.value.code == "restore_refused"
+    assert refused.value.message.startswith("This backup is damaged: ")
+    assert message in refused.value.message
+    assert refused.value.message.endswith("Nothing was restored.")
+    assert counts(app, target.id) == (0, 0, 0)
+    # The undamaged backup still restores afterwards.
+    restore(app, target.id, history)
+    assert counts(app, target.id)[2] == 12
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        ([1, 2, 3], "This file is not a Scorekeeper backup."),
+        ({"format": "other-app", "version": 1}, "This file is not a Scorekeeper backup."),
+        ({"players": []}, "This file is not a Scorekeeper backup."),
+        (
+            {"format": "scorekeeper-backup", "version": 2},
+            "This backup is in format version 2; this app reads version 1.",
+        ),
+    ],
+)
+def test_a_foreign_file_is_refused(app, account, document, message):
+    with pytest.raises(Refusal) as refused:
+        restore(app, account.id, document)
+    assert refused.value.code == "restore_refused"
+    assert refused.value.message == f"{message} Nothing was restored."
+    assert counts(app, account.id) == (0, 0, 0)
+
+
+def test_a_failure_while_writing_rolls_everything_back(app, account, history, monkeypatch):
+    target = make_account(app, "new-club")
+    real_flush = db.session.flush
+    calls = {"n": 0}
+
+    def failing_flush(*args, **kwargs):
+        calls["n"] += 1
+        real_flush(*args, **kwargs)
+        if calls["n"] == 2:  # players and nights are written, and now the games
+            raise sa.exc.IntegrityError("INSERT", {}, Exception("simulated"))
+
+    with app.app_context():
+        monkeypatch.setattr(db.session, "flush", failing_flush)
+        with pytest.raises(Refusal) as refused:
+            backup.restore_account(db.session.get(Account, target.id), history)
+        monkeypatch.undo()
+    assert refused.value.code == "restore_refused"
+    assert counts(app, target.id) == (0, 0, 0)
+
+
+# From SQLite to PostgreSQL -----------------------------------------------------------------
+
+
+def _postgres_database():
+    """A throw-away PostgreSQL database (its URL), or a skip saying why there is none."""
+    try:
+        import psycopg
+
+        connection = psycopg.connect(PG_ADMIN_URL, autocommit=True, connect_timeout=3)
+    except Exception as error:  # noqa: BLE001 - any failure means "no PostgreSQL here"
+        pytest.skip(
+            f"SQLite to PostgreSQL restore skipped: no PostgreSQL answered at {PG_ADMIN_URL} "
+            f"({error.__class__.__name__})"
+        )
+    name = f"scorekeeper_test_{uuid.uuid4().hex[:10]}"
+    with connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return connection, name, PG_ADMIN_URL.rsplit("/", 1)[0] + "/" + name
+
+
+def _fresh_app(uri: str, folder: str):
+    from flask_migrate import upgrade
+
+    app = create_app(settings_for(uri, folder))
+    with app.app_context():
+        upgrade()
+    return app
+
+
+def test_a_sqlite_backup_restores_into_postgresql_with_nothing_lost(app, account, tmp_path):
+    on_postgres = app.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql")
+    cleanup = None
+    if on_postgres:
+        # The suite runs on PostgreSQL: the source is a temporary SQLite database.
+        source = _fresh_app(f"sqlite:///{tmp_path}/source.db", str(tmp_path))
+        with source.app_context():
+            source_id = accounts.create_account("sqlite-club", PASSWORD).id
+        target, target_id = app, account.id
+    else:
+        # The suite runs on SQLite: the target is a temporary PostgreSQL database.
+        admin, name, url = _postgres_database()
+        source, source_id = app, account.id
+        target = _fresh_app(database_uri(url, str(tmp_path)), tempfile.mkdtemp())
+        with target.app_context():
+            target_id = accounts.create_account("pg-club", PASSWORD).id
+
+        def cleanup():
+            with target.app_context():
+                db.session.remove()
+                db.engine.dispose()
+            import psycopg
+
+            with psycopg.connect(PG_ADMIN_URL, autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            admin.close()
+
+    try:
+        assert source.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite")
+        assert target.config["SQLALCHEMY_DATABASE_URI"].startswith("postgresql")
+        build_history(source, source_id, seed=12, nights_count=3, per_night=3)
+        document = json.loads(json.dumps(export(source, source_id)))  # as a file would
+        restored = restore(target, target_id, document)
+        assert restored["games"] == 12
+        assert comparable(export(target, target_id)) == comparable(document)
+        assert derived(target, target_id) == derived(source, source_id)
+        assert all_stats(target, target_id) == all_stats(source, source_id)
+    finally:
+        if cleanup:
+            cleanup()
+        if on_postgres:
+            with source.app_context():
+                db.engine.dispose()
+
+
+# The page's upload: its own size limit, and the CSRF check kept ------------------------------
+
+
+def csrf_token(html: str) -> str:
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+
+def test_the_restore_page_still_checks_the_csrf_token(make_app, history):
+    secure = make_app(WTF_CSRF_ENABLED=True)
+    make_account(secure, "new-club")
+    client = secure.test_client()
+    token = csrf_token(client.get("/login").text)
+    data = {"username": "new-club", "password": PASSWORD, "csrf_token": token}
+    assert client.post("/login", data=data).status_code == 302
+    body = json.dumps(history).encode()
+    forged = client.post(
+        "/backup",
+        data={"backup": (io.BytesIO(body), "backup.json")},
+        content_type="multipart/form-data",
+    )
+    assert forged.status_code == 400
+    assert "This form was out of date" in forged.text
+    with secure.app_context():
+        target = db.session.scalar(sa.select(Account.id).where(Account.username == "new-club"))
+    assert counts(secure, target) == (0, 0, 0)
+    token = csrf_token(client.get("/backup").text)
+    sent = client.post(
+        "/backup",
+        data={"backup": (io.BytesIO(body), "backup.json"), "csrf_token": token},
+        content_type="multipart/form-data",
+    )
+    assert sent.status_code == 302
+    assert counts(secure, target) == (len(history["players"]), 3, 12)
+
+
+def test_a_backup_file_above_the_limit_is_refused_on_the_page(make_app):
+    small = make_app(RESTORE_MAX_CONTENT_LENGTH=2000)
+    make_account(small, "new-club")
+    client = small.test_client()
+    assert login(client, "new-club").status_code == 302
+    big = b'{"format": "scorekeeper-backup", "padding": "' + b"x" * 4000 + b'"}'
+    response = client.post(
+        "/backup",
+        data={"backup": (io.BytesIO(big), "backup.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 413
+    assert "That file is larger than the 0.0019" in response.text
+    assert "Nothing was restored." in response.text
+
+
+def test_a_backup_may_be_larger_than_any_other_request(make_app, history):
+    tight = make_app(MAX_CONTENT_LENGTH=1000)
+    body = json.dumps(history).encode()
+    assert len(body) > 10 * 1000
+    make_account(tight, "new-club")
+    client = tight.test_client()
+    assert login(client, "new-club").status_code == 302
+    response = client.post(
+        "/backup",
+        data={"backup": (io.BytesIO(body), "backup.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302
+    with tight.app_context():
+        target = db.session.scalar(sa.select(Account.id).where(Account.username == "new-club"))
+    assert counts(tight, target)[2] == 12
+    # Any other form still stops at the general limit.
+    refused = client.post("/nights/new", data={"notes": "x" * 2000})
+    assert refused.status_code == 413
