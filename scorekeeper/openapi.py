@@ -34,6 +34,13 @@ def error_responses(*statuses: int) -> dict:
 
 BEARER = [{"bearer": []}]
 
+#: The query arguments of the account's lists (games, nights): by player, by game, page.
+LIST_FILTERS = [
+    {"name": "player", "in": "query", "schema": {"type": "string"}},
+    {"name": "game", "in": "query", "schema": {"type": "string"}},
+    {"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1}},
+]
+
 SCHEMAS: dict = {
     "Error": {
         "type": "object",
@@ -320,11 +327,7 @@ PATHS: dict = {
         "get": {
             "summary": "A page of the account's games, newest first",
             "security": BEARER,
-            "parameters": [
-                {"name": "player", "in": "query", "schema": {"type": "string"}},
-                {"name": "game", "in": "query", "schema": {"type": "string"}},
-                {"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1}},
-            ],
+            "parameters": LIST_FILTERS,
             "responses": {
                 "200": {"description": "Games", **json_content(ref("GameList"))},
                 **error_responses(400, 401),

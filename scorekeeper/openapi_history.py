@@ -4,6 +4,7 @@ backup and restore. Merged into the document by ``scorekeeper.openapi.document``
 from __future__ import annotations
 
 from scorekeeper.openapi import BEARER
+from scorekeeper.openapi import LIST_FILTERS
 from scorekeeper.openapi import error_responses
 from scorekeeper.openapi import json_content
 from scorekeeper.openapi import ref
@@ -274,11 +275,7 @@ PATHS: dict = {
             "description": "player (a roster name) and game (a game key) keep the nights "
             "with a matching game, each listing its matching games.",
             "security": BEARER,
-            "parameters": [
-                {"name": "player", "in": "query", "schema": {"type": "string"}},
-                {"name": "game", "in": "query", "schema": {"type": "string"}},
-                {"name": "page", "in": "query", "schema": {"type": "integer", "minimum": 1}},
-            ],
+            "parameters": LIST_FILTERS,
             "responses": {
                 "200": {"description": "Nights", **json_content(ref("NightList"))},
                 **error_responses(400, 401),

@@ -135,7 +135,8 @@ def update_player(player_id: int):
 # Games ------------------------------------------------------------------------------------
 
 
-def _page_arg() -> int:
+def page_arg() -> int:
+    """The ``page`` query argument (1 when absent), or a 400 refusal."""
     raw = request.args.get("page", "1")
     if not raw.isdigit() or int(raw) < 1:
         raise Refusal("wrong_type", "page must be a whole number from 1.", "page")
@@ -162,7 +163,7 @@ def create_game():
 @token_required
 def list_games():
     """A page of the account's games, newest first."""
-    page = _page_arg()
+    page = page_arg()
     per_page = current_app.config["GAMES_PER_PAGE"]
     found, total = games.list_games(
         g.account,

@@ -18,6 +18,7 @@ from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import stats
 from scorekeeper.views.api import json_body
+from scorekeeper.views.api import page_arg
 from scorekeeper.views.api import token_required
 from scorekeeper.views.history import NIGHTS_PER_PAGE
 from scorekeeper.views.history import csv_response
@@ -35,13 +36,6 @@ def no_store(response):
     if response.status_code == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
     return response
-
-
-def _page_arg() -> int:
-    raw = request.args.get("page", "1")
-    if not raw.isdigit() or int(raw) < 1:
-        raise Refusal("wrong_type", "page must be a whole number from 1.", "page")
-    return int(raw)
 
 
 # Nights ------------------------------------------------------------------------------------
@@ -66,7 +60,7 @@ def create_night():
 @token_required
 def list_nights():
     """A page of nights, newest first, each with its games' ids, kinds, status and winners."""
-    page = _page_arg()
+    page = page_arg()
     per_page = current_app.config.get("NIGHTS_PER_PAGE", NIGHTS_PER_PAGE)
     rows, total = nights.list_nights(
         g.account,
