@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 #: Settings that may be given as environment variables, with how to read them.
@@ -69,14 +70,20 @@ def database_uri(url: str | None, instance_path: str) -> str:
 
 
 def instance_secret_key(instance_path: str) -> str:
-    """The key kept in instance/secret_key, made on first start (never a fixed key)."""
+    """The key kept in instance/secret_key, made on first start (never a fixed key).
+
+    Several workers may start at once: the key is written to a private temporary file and
+    linked into place, so every worker reads the same, complete key.
+    """
     path = Path(instance_path) / "secret_key"
-    if path.exists():
-        return path.read_text().strip()
-    key = secrets.token_urlsafe(48)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.write(fd, key.encode())
-    finally:
-        os.close(fd)
-    return key
+    if not path.exists():
+        fd, temporary = tempfile.mkstemp(dir=instance_path, prefix=".secret_key.")
+        try:
+            os.write(fd, secrets.token_urlsafe(48).encode())
+            os.close(fd)
+            os.link(temporary, path)  # fails if another worker got there first: theirs wins
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(temporary)
+    return path.read_text().strip()

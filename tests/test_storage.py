@@ -117,3 +117,15 @@ def test_migrations_run_from_the_command_line(tmp_path):
     with engine.connect() as connection:
         assert "player" in sa.inspect(connection).get_table_names()
     engine.dispose()
+
+
+def test_workers_starting_together_share_one_complete_key(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from scorekeeper.config import instance_secret_key
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        keys = set(pool.map(lambda _: instance_secret_key(str(tmp_path)), range(32)))
+    assert len(keys) == 1
+    assert len(keys.pop()) >= 40
+    assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]
