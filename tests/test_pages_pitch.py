@@ -205,3 +205,11 @@ def test_correct_a_hand_from_the_edit_page(table, app):
     response = table.post(f"/games/{game}/hands/1", data=data)
     assert response.status_code == 302
     assert totals(app, game) == {"Ann": 0, "Ben": 4, "Cy": 0}
+
+
+def test_a_lone_trump_that_was_the_jack_gives_the_pitcher_three_points(table, app):
+    game = start(table, app, ["Ann", "Ben", "Cy"])
+    auction(table, game, 1, {1: "3", 2: "pass", 0: "pass"}, [1, 2, 0])
+    response = points(table, game, 1, 1, single_trump="y", lone_jack="y", game=2)
+    assert response.status_code == 302
+    assert totals(app, game) == {"Ann": 0, "Ben": 3, "Cy": 1}

@@ -65,13 +65,22 @@ function oneTrump() {
   document.querySelectorAll("form[data-points-form]").forEach((form) => {
     const box = form.querySelector("[data-single-trump]");
     if (!box) return;
-    box.addEventListener("change", () => {
-      if (!box.checked) return;
-      ["high", "low"].forEach((key) => {
-        const input = form.querySelector(`input[name="${key}"][value="${form.dataset.pitcher}"]`);
-        if (input) input.checked = true;
-      });
+    const jack = form.querySelector("[data-lone-jack]");
+    const give = (keys) => keys.forEach((key) => {
+      const input = form.querySelector(`input[name="${key}"][value="${form.dataset.pitcher}"]`);
+      if (input) input.checked = true;
     });
+    box.addEventListener("change", () => {
+      if (box.checked) give(["high", "low"]);
+      else if (jack) jack.checked = false;
+    });
+    if (jack) {
+      jack.addEventListener("change", () => {
+        if (!jack.checked) return;
+        box.checked = true;
+        give(["high", "low", "jack"]);
+      });
+    }
   });
 }
 

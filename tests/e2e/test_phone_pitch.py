@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import add_players
@@ -87,3 +89,25 @@ def test_a_three_player_game_to_a_win_on_a_phone(phone):
             expect(phone.locator(".sheet tfoot td")).to_have_text(["4", "4", "4"])
     expect(phone.locator(".winner")).to_have_text("Ben wins!")
     expect(phone.locator(".sheet tfoot td")).to_have_text(["4", "8", "4"])
+
+
+def test_the_lone_jack_shortcut_ticks_high_low_and_jack(phone):
+    sign_up(phone)
+    add_players(phone, "Ann", "Ben", "Cy")
+    phone.goto("/games/new?game=pitch")
+    for name in ["Ann", "Ben", "Cy"]:
+        phone.locator("label.seat-name", has_text=name).click()
+    phone.get_by_role("button", name="Start the game").click()
+    tap_call(phone, "Ben", "3")
+    tap_call(phone, "Cy", "Pass")
+    tap_call(phone, "Ann", "Pass")
+    phone.get_by_role("button", name="Save the auction").click()
+    phone.get_by_label("…and it was the jack (Jack too)").check()
+    form = phone.locator("form[data-points-form]")
+    for point in ("high", "low", "jack"):
+        row = form.locator(f'fieldset[data-point="{point}"]')
+        expect(row.locator('input[value="1"]')).to_be_checked()  # Ben's seat
+    expect(phone.get_by_label(re.compile("Only one trump was played"))).to_be_checked()
+    tap_point(phone, "game", "Cy")
+    phone.get_by_role("button", name="Save the points").click()
+    expect(phone.locator(".sheet tfoot td")).to_have_text(["0", "3", "1"])

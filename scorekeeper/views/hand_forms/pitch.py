@@ -60,7 +60,10 @@ def read_points(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
         if entry[key] is None:
             raise Refusal("required", f"Choose who took {POINT_WORDS[key]}.", key)
     jack = (form.get("jack") or "").strip()
-    entry["jack"] = None if jack in ("", "none") else _seat(form, "jack", players, "Jack")
+    if single and form.get("lone_jack") and jack == "" and pitcher:
+        entry["jack"] = pitcher  # the lone trump was the jack: High, Low and Jack
+    else:
+        entry["jack"] = None if jack in ("", "none") else _seat(form, "jack", players, "Jack")
     points: dict[str, int] = {}
     for seat, name in enumerate(players):
         value = whole_or_none(
