@@ -447,3 +447,10 @@ def test_history_and_night_pages_make_the_same_queries_for_any_history_size(app)
         counts.append(found)
     assert counts[0] == counts[1]
     assert max(counts[0]) <= 9, counts[0]
+
+
+def test_the_history_page_of_a_gin_game_loads_the_gin_stylesheet(app, logged_in, api):
+    state = api.post("/games", {"game": "oklahoma_gin", "players": ["Ann", "Ben"]}).get_json()
+    page = logged_in.get(f"/history/games/{state['id']}").text
+    assert page.count("/static/css/oklahoma_gin.css") == 1
+    assert "/static/css/history.css" in page

@@ -129,3 +129,11 @@ def test_another_account_cannot_share_or_revoke(app, api, other_api, game):
     assert other.get(f"/games/{game}/share").status_code == 404
     assert other.post(f"/games/{game}/share/revoke").status_code == 404
     assert other.get(f"/games/{game}/share/qr.svg").status_code == 404
+
+
+def test_a_shared_gin_game_loads_its_own_stylesheet_once(app, api):
+    state = api.post("/games", {"game": "oklahoma_gin", "players": ["Ann", "Ben"]}).get_json()
+    path = share(api, state["id"])
+    page = app.test_client().get(path).text
+    assert page.count("/static/css/oklahoma_gin.css") == 1
+    assert page.index("oklahoma_gin.css") < page.index("</head>")

@@ -26,6 +26,16 @@ def register(app: Flask) -> None:
         return url_for("static", filename=filename, v=version)
 
     app.jinja_env.globals["static_url"] = static_url
+
+    def game_stylesheet(kind: str) -> str | None:
+        """The URL of a game's own stylesheet (static/css/<game>.css), if it has one."""
+        return (
+            static_url(f"css/{kind}.css")
+            if (static_root / "css" / f"{kind}.css").is_file()
+            else None
+        )
+
+    app.jinja_env.globals["game_stylesheet"] = game_stylesheet
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["plural"] = plural
