@@ -342,7 +342,8 @@ def _copy_derived(game: Game, state: State) -> None:
         game.locked = False
 
 
-def _save(game: Game, state: State, conflict: Refusal | None = None) -> Played:
+def _store(game: Game, state: State) -> None:
+    """Put the normalised entries and every derived copy into the game's rows (no commit)."""
     for row, hand in zip(game.hands, state.hands, strict=True):
         if row.input != hand.input:
             row.input = hand.input
@@ -350,6 +351,10 @@ def _save(game: Game, state: State, conflict: Refusal | None = None) -> Played:
         if row.points != hand.points:
             row.points = hand.points
     _copy_derived(game, state)
+
+
+def _save(game: Game, state: State, conflict: Refusal | None = None) -> Played:
+    _store(game, state)
     _commit(conflict)
     return Played(game, rules_for(game), setup_for(game), state)
 
@@ -374,11 +379,7 @@ def rename_in_games(player: Player, old: str, new: str) -> None:
         game_rules = rules_for(game)
         for row in game.hands:
             row.input = game_rules.rename(row.input, old, new)
-        state = played(game).state
-        for row, hand in zip(game.hands, state.hands, strict=True):
-            row.points = hand.points
-        game.totals = dict(state.totals)
-        game.winners = list(state.winners)
+        _store(game, played(game).state)
 
 
 # The state as JSON (the API's "game state") -----------------------------------------------

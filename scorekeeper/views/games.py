@@ -37,7 +37,7 @@ def require_login():
     """Every game page needs a logged-in account."""
 
 
-def _csrf_ok(game_id: int | None = None) -> None:
+def check_action(game_id: int | None = None) -> None:
     """Refuse a forged or expired form; a game that is not the account's is a 404 first."""
     if game_id is not None:
         games.get_game(current_user, game_id)
@@ -74,7 +74,7 @@ def new():
     night = nights.get_night(current_user, int(night_arg), False) if night_arg.isdigit() else None
     refusal = None
     if request.method == "POST":
-        _csrf_ok()
+        check_action()
         try:
             names, first_dealer, options = read_setup(request.form, active, game_rules)
             result = games.create_game(
@@ -154,7 +154,7 @@ def show(game_id: int):
 @bp.post("/<int:game_id>/hands")
 def record(game_id: int):
     """Record the next hand's bids (a form always carries the hand number it was made for)."""
-    _csrf_ok(game_id)
+    check_action(game_id)
     result = games.load(current_user, game_id)
     phase = request.form.get("phase", "")
     try:
@@ -169,7 +169,7 @@ def record(game_id: int):
 @bp.post("/<int:game_id>/hands/<int:number>")
 def update(game_id: int, number: int):
     """Complete a hand (its tricks) or correct it (bids and tricks)."""
-    _csrf_ok(game_id)
+    check_action(game_id)
     result = games.load(current_user, game_id)
     phase = request.form.get("phase", "")
     correcting = phase == "both"
@@ -231,7 +231,7 @@ def _render_edit(result, number, refusal=None, status=200):
 @bp.post("/<int:game_id>/hands/<int:number>/undo")
 def undo(game_id: int, number: int):
     """Undo the last hand."""
-    _csrf_ok(game_id)
+    check_action(game_id)
     try:
         result = games.undo_last_hand(current_user, game_id, number)
     except Refusal as refusal:
@@ -244,7 +244,7 @@ def undo(game_id: int, number: int):
 @bp.post("/<int:game_id>/reopen")
 def reopen(game_id: int):
     """Reopen a finished game to correct a mistake."""
-    _csrf_ok(game_id)
+    check_action(game_id)
     try:
         games.reopen(current_user, game_id)
     except Refusal as refusal:
@@ -257,7 +257,7 @@ def reopen(game_id: int):
 @bp.post("/<int:game_id>/close")
 def close(game_id: int):
     """Close a reopened game again."""
-    _csrf_ok(game_id)
+    check_action(game_id)
     try:
         games.close(current_user, game_id)
     except Refusal as refusal:

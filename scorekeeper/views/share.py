@@ -21,6 +21,7 @@ from flask_login import login_required
 from scorekeeper.forms import ActionForm
 from scorekeeper.services import games
 from scorekeeper.services import sharing
+from scorekeeper.views.games import check_action
 from scorekeeper.views.games import game_context
 from scorekeeper.views.games import running_totals
 
@@ -52,9 +53,7 @@ def manage(game_id: int):
 @login_required
 def create(game_id: int):
     """Share the game (or issue a new link with renew=1, which ends the old one)."""
-    games.get_game(current_user, game_id)
-    if not ActionForm().validate_on_submit():
-        abort(400)
+    check_action(game_id)
     renew = request.form.get("renew") == "1"
     sharing.share(current_user, game_id, renew=renew)
     if renew:
@@ -66,9 +65,7 @@ def create(game_id: int):
 @login_required
 def revoke(game_id: int):
     """Stop sharing: the link shows nothing from now on."""
-    games.get_game(current_user, game_id)
-    if not ActionForm().validate_on_submit():
-        abort(400)
+    check_action(game_id)
     sharing.revoke(current_user, game_id)
     flash("Sharing stopped: the link no longer works.", "success")
     return redirect(url_for("share.manage", game_id=game_id))
