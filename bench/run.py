@@ -27,16 +27,16 @@ from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
-from scorekeeper import rules  # noqa: E402
 from scorekeeper.config import database_uri  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.games import GAMES  # noqa: E402
+from scorekeeper.games import Setup  # noqa: E402
+from scorekeeper.games.oh_hell.rules import forbidden_dealer_bid  # noqa: E402
 from scorekeeper.models import Game  # noqa: E402
 from scorekeeper.models import HandEntry  # noqa: E402
 from scorekeeper.models import Night  # noqa: E402
 from scorekeeper.models import Player  # noqa: E402
 from scorekeeper.models import Seat  # noqa: E402
-from scorekeeper.rules import Setup  # noqa: E402
-from scorekeeper.rules.oh_hell import forbidden_dealer_bid  # noqa: E402
 from scorekeeper.services import accounts  # noqa: E402
 
 NAMES = [
@@ -46,7 +46,7 @@ NAMES = [
 
 
 def oh_hell_entries(rng: random.Random, players: list[str], options: dict, upto: int) -> list:
-    state = rules.GAMES["oh_hell"].play(Setup(tuple(players), options), [])
+    state = GAMES["oh_hell"].rules.play(Setup(tuple(players), options), [])
     entries = []
     while state.next and len(entries) < upto:
         upcoming = state.next
@@ -60,12 +60,12 @@ def oh_hell_entries(rng: random.Random, players: list[str], options: dict, upto:
         for _ in range(cards):
             tricks[rng.choice(players)] += 1
         entries.append({"bids": bids, "tricks": tricks})
-        state = rules.GAMES["oh_hell"].play(Setup(tuple(players), options), entries)
+        state = GAMES["oh_hell"].rules.play(Setup(tuple(players), options), entries)
     return entries
 
 
 def pitch_entries(rng: random.Random, players: list[str], options: dict) -> list:
-    game_rules = rules.GAMES["pitch"]
+    game_rules = GAMES["pitch"].rules
     entries: list = []
     state = game_rules.play(Setup(tuple(players), options), entries)
     while state.next:
@@ -80,7 +80,7 @@ def pitch_entries(rng: random.Random, players: list[str], options: dict) -> list
 
 
 def gin_entries(rng: random.Random, players: list[str], options: dict) -> list:
-    game_rules = rules.GAMES["oklahoma_gin"]
+    game_rules = GAMES["oklahoma_gin"].rules
     entries: list = []
     state = game_rules.play(Setup(tuple(players), options), entries)
     while state.next:
@@ -118,7 +118,7 @@ def fill(account_id: int, games: int, rng: random.Random, nights: int = 200) -> 
     ids = {"night": evenings[-1].id if evenings else None}
     for index in range(games):
         kind = rng.choices(["oh_hell", "pitch", "oklahoma_gin"], weights=[6, 3, 1])[0]
-        game_rules = rules.GAMES[kind]
+        game_rules = GAMES[kind].rules
         count = {"oh_hell": rng.randint(3, 7), "pitch": 4, "oklahoma_gin": 2}[kind]
         seated = rng.sample(players, count)
         names = [player.name for player in seated]

@@ -8,6 +8,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
+from jinja2 import ChoiceLoader
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
@@ -100,6 +101,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.views import api
     from scorekeeper.views import api_history
     from scorekeeper.views import auth
+    from scorekeeper.views import game_assets
     from scorekeeper.views import games
     from scorekeeper.views import history
     from scorekeeper.views import main
@@ -107,6 +109,8 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.views import share
 
     app.register_blueprint(main.bp)
+    app.register_blueprint(game_assets.bp)
+    app.jinja_loader = ChoiceLoader([app.jinja_loader, game_assets.GameTemplateLoader()])
     app.register_blueprint(auth.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(games.bp)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from scorekeeper.rules.base import RuleError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the rules import nothing of the app, and this module nothing of them
+    from scorekeeper.games.base import RuleError
 
 #: HTTP status for each error code that is not a plain 422 "against the rules".
 STATUS_BY_CODE = {

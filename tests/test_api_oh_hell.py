@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules.oh_hell import forbidden_dealer_bid
-from scorekeeper.rules.oh_hell import hand_sizes
+from scorekeeper.games.oh_hell.rules import forbidden_dealer_bid
+from scorekeeper.games.oh_hell.rules import hand_sizes
 
 THREE = ["Ann", "Ben", "Cy"]
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]

@@ -452,5 +452,5 @@ def test_history_and_night_pages_make_the_same_queries_for_any_history_size(app)
 def test_the_history_page_of_a_gin_game_loads_the_gin_stylesheet(app, logged_in, api):
     state = api.post("/games", {"game": "oklahoma_gin", "players": ["Ann", "Ben"]}).get_json()
     page = logged_in.get(f"/history/games/{state['id']}").text
-    assert page.count("/static/css/oklahoma_gin.css") == 1
+    assert page.count("/static/games/oklahoma_gin/game.css") == 1
     assert "/static/css/history.css" in page

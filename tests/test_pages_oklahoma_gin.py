@@ -145,8 +145,8 @@ def test_options_seats_and_the_first_dealer_come_from_the_form(table, app):
     assert "game bonus 100 · box bonus 25 · shutout doubles" in page.text
     # Spades double: the suit chips are there; the knock-limit script and styles are loaded.
     assert 'name="upcard_suit" value="spades"' in page.text
-    assert "js/oklahoma_gin.js" in page.text
-    assert "css/oklahoma_gin.css" in page.text
+    assert "/static/games/oklahoma_gin/game.js" in page.text
+    assert "/static/games/oklahoma_gin/game.css" in page.text
     assert "data-wake-lock" in page.text
 
 

@@ -135,5 +135,5 @@ def test_a_shared_gin_game_loads_its_own_stylesheet_once(app, api):
     state = api.post("/games", {"game": "oklahoma_gin", "players": ["Ann", "Ben"]}).get_json()
     path = share(api, state["id"])
     page = app.test_client().get(path).text
-    assert page.count("/static/css/oklahoma_gin.css") == 1
-    assert page.index("oklahoma_gin.css") < page.index("</head>")
+    assert page.count("/static/games/oklahoma_gin/game.css") == 1
+    assert page.index("oklahoma_gin/game.css") < page.index("</head>")

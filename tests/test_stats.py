@@ -15,13 +15,14 @@ import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.orm import selectinload
 
-from scorekeeper import rules
 from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
+from scorekeeper.games.oh_hell.rules import forbidden_dealer_bid
+from scorekeeper.games.oklahoma_gin import rules as gin_rules
+from scorekeeper.games.pitch.rules import legal_calls
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import Player
-from scorekeeper.rules.oh_hell import forbidden_dealer_bid
-from scorekeeper.rules.pitch import legal_calls
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players
@@ -32,7 +33,7 @@ from tests.conftest import login
 from tests.conftest import make_account
 
 NAMES = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
-RANKS = rules.oklahoma_gin.RANKS
+RANKS = gin_rules.RANKS
 
 
 # A varied history, played through the services -------------------------------------------
@@ -83,7 +84,7 @@ def gin_hand(rng: random.Random, state, options) -> dict:
     players_ = list(state.sides)
     upcard = rng.choice(RANKS)
     suit = rng.choice(["clubs", "diamonds", "hearts", "spades"])
-    limit = rules.oklahoma_gin.knock_limit(upcard)
+    limit = gin_rules.knock_limit(upcard)
     roll = rng.random()
     knocker = rng.choice(players_)
     entry = {"upcard": upcard, "upcard_suit": suit}
@@ -211,7 +212,7 @@ def _empty(kind: str) -> dict:
 
 def slow_player_stats(account_id: int, player_id: int) -> dict:
     """Every figure of one player, recomputed from the hands by replaying each game."""
-    figures = {kind: _empty(kind) for kind in rules.GAMES}
+    figures = {kind: _empty(kind) for kind in GAMES}
     every = db.session.scalars(
         sa.select(Game)
         .where(Game.account_id == account_id)
@@ -312,7 +313,7 @@ def test_leaderboards_equal_a_replay_of_every_finished_game(app, account):
         every = db.session.scalars(
             sa.select(Game).options(selectinload(Game.seats), selectinload(Game.hands))
         ).all()
-        for kind in rules.GAMES:
+        for kind in GAMES:
             expected: dict[int, dict] = defaultdict(
                 lambda: {"played": 0, "won": 0, "score_total": 0, "best": None}
             )
@@ -572,7 +573,7 @@ def test_stats_pages_make_the_same_queries_for_a_small_and_a_larger_history(app)
         client = app.test_client()
         assert login(client, name).status_code == 302
         busiest = busiest_player(app, acct.id)
-        urls = [f"/stats/players/{busiest}", "/stats/", *(f"/stats/{k}" for k in rules.GAMES)]
+        urls = [f"/stats/players/{busiest}", "/stats/", *(f"/stats/{k}" for k in GAMES)]
         counts.append([queries_for(app, client, url) for url in urls])
     assert counts[0] == counts[1]
     assert max(counts[0]) <= 8, counts[0]

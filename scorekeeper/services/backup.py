@@ -29,9 +29,11 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
-from scorekeeper import rules
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
+from scorekeeper.games import RuleError
+from scorekeeper.games import Setup
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
@@ -40,8 +42,6 @@ from scorekeeper.models import Player
 from scorekeeper.models import Seat
 from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
-from scorekeeper.rules import RuleError
-from scorekeeper.rules import Setup
 from scorekeeper.services import nights as night_service
 from scorekeeper.services import players as roster
 from scorekeeper.services.games import Played
@@ -323,10 +323,10 @@ class _Plan:
         ref = _need(item, "id", int, where, f"Game {index + 1}")
         what = f"Game {ref}"
         kind = _need(item, "game", str, where, what)
-        if kind not in rules.GAMES:
-            known = ", ".join(rules.GAMES)
+        if kind not in GAMES:
+            known = ", ".join(GAMES)
             raise Damaged(f"{where}.game", f"{what} is of an unknown game “{kind}” ({known}).")
-        game_rules = rules.GAMES[kind]
+        game_rules = GAMES[kind].rules
         seat_refs = _need(item, "players", list, where, what)
         for seat, player_ref in enumerate(seat_refs):
             if isinstance(player_ref, bool) or player_ref not in self.players:

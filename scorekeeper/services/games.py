@@ -16,10 +16,14 @@ import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
-from scorekeeper import rules
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
+from scorekeeper.games import GameRules
+from scorekeeper.games import RuleError
+from scorekeeper.games import Setup
+from scorekeeper.games import State
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
@@ -28,10 +32,6 @@ from scorekeeper.models import Player
 from scorekeeper.models import Seat
 from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
-from scorekeeper.rules import GameRules
-from scorekeeper.rules import RuleError
-from scorekeeper.rules import Setup
-from scorekeeper.rules import State
 from scorekeeper.services import players as roster
 
 CONFLICT = "Someone changed this game at the same moment. Reload it and try again."
@@ -60,7 +60,7 @@ class Played:
 
 
 def rules_for(game: Game) -> GameRules:
-    return rules.GAMES[game.kind]
+    return GAMES[game.kind].rules
 
 
 def setup_for(game: Game) -> Setup:
@@ -146,7 +146,7 @@ def create_game(
     if not isinstance(kind, str):
         raise Refusal("wrong_type", "Choose a game.", "game")
     try:
-        game_rules = rules.get(kind)
+        game_rules = GAMES.get(kind).rules
     except RuleError as error:
         raise Refusal.from_rule(error) from None
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):

@@ -18,10 +18,10 @@ from datetime import timedelta
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
-from scorekeeper import rules
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import Night
@@ -319,7 +319,7 @@ def game_brief(game: Game) -> dict:
     return {
         "id": game.id,
         "game": game.kind,
-        "title": rules.GAMES[game.kind].title,
+        "title": GAMES[game.kind].title,
         "players": [seat.player.name for seat in game.seats],
         "status": game.status,
         "hands": game.hand_count,

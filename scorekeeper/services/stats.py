@@ -30,19 +30,19 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from scorekeeper import rules
 from scorekeeper.errors import NotFound
 from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
+from scorekeeper.games import State
+from scorekeeper.games.pitch.rules import teams_for
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
-from scorekeeper.rules import State
-from scorekeeper.rules.pitch import teams_for
 from scorekeeper.services import players as roster
 
-KINDS = tuple(rules.GAMES)
+KINDS = tuple(GAMES)
 #: ``WITH ... AS MATERIALIZED`` came with SQLite 3.35 (older ones: the same, only slower).
 SQLITE_MATERIALIZES = sqlite3.sqlite_version_info >= (3, 35)
 
@@ -99,7 +99,7 @@ class KindStats:
 
     @property
     def title(self) -> str:
-        return rules.GAMES[self.kind].title
+        return GAMES[self.kind].title
 
     @property
     def win_rate(self) -> float | None:
@@ -433,7 +433,7 @@ class Standing:
 def leaderboard(account: Account, kind: str) -> list[Standing]:
     """Everyone who finished a game of ``kind``: best win rate first, then most wins, then
     most games. Two queries whatever the history's size."""
-    if kind not in rules.GAMES:
+    if kind not in GAMES:
         raise NotFound("That game")
     finished = sa.select(Game.id).where(
         Game.account_id == account.id, Game.kind == kind, Game.status == "finished"

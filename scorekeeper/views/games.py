@@ -12,23 +12,19 @@ from flask import url_for
 from flask_login import current_user
 from flask_login import login_required
 
-from scorekeeper import rules
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm
-from scorekeeper.rules import pitch
+from scorekeeper.games import GAMES
+from scorekeeper.games import entry_form
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players as roster
-from scorekeeper.views import hand_forms
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
 from scorekeeper.views.setup_form import OPTION_CHOICE_LABELS
 from scorekeeper.views.setup_form import OPTION_HINTS
 from scorekeeper.views.setup_form import read_setup
 
 bp = Blueprint("games", __name__, url_prefix="/games")
-
-#: Games with pages (each has templates/games/<key>/ and views/hand_forms/<key>.py).
-PAGE_GAMES = ("oh_hell", "pitch", "oklahoma_gin")
 
 
 @bp.before_request
@@ -54,7 +50,7 @@ def index():
         in_progress=[g for g in found if g.status == "in_progress"],
         finished=[g for g in found if g.status == "finished"],
         total=total,
-        titles={key: rules.GAMES[key].title for key in rules.GAMES},
+        titles={key: GAMES[key].title for key in GAMES},
     )
 
 
@@ -62,13 +58,13 @@ def index():
 def new():
     """Choose a game, its players in seat order, the first dealer and the options."""
     kind = request.values.get("game")
-    if kind not in PAGE_GAMES:
+    if kind not in GAMES:
         return render_template(
             "games/choose.html",
-            choices=[rules.GAMES[key] for key in PAGE_GAMES],
+            choices=[plugin.rules for plugin in GAMES.values()],
             night=request.args.get("night", ""),
         )
-    game_rules = rules.GAMES[kind]
+    game_rules = GAMES[kind].rules
     active = [p for p in roster.roster(current_user) if not p.archived]
     night_arg = request.values.get("night", "")
     night = nights.get_night(current_user, int(night_arg), False) if night_arg.isdigit() else None
@@ -109,9 +105,7 @@ def new():
 
 def game_context(result) -> dict:
     """What one game's templates need beyond the state."""
-    if result.game.kind == "pitch":
-        return {"max_game_points": pitch.max_game_points(len(result.players))}
-    return {}
+    return result.rules.page_context(result.setup)
 
 
 def _render_game(result, refusal=None, entered=None, phase=None, status=200):
@@ -124,7 +118,7 @@ def _render_game(result, refusal=None, entered=None, phase=None, status=200):
             state=result.state,
             game=result.game,
             refusal=refusal,
-            errors=hand_forms.field_errors(refusal),
+            errors=entry_form.field_errors(refusal),
             entered=entered,
             phase=phase,
             running=running_totals(result.state),
@@ -158,8 +152,8 @@ def record(game_id: int):
     result = games.load(current_user, game_id)
     phase = request.form.get("phase", "")
     try:
-        number = hand_forms.whole_or_none(request.form.get("number"), "The hand number", "number")
-        entry = hand_forms.read_hand(result.game.kind, request.form, result.players, phase)
+        number = entry_form.whole_or_none(request.form.get("number"), "The hand number", "number")
+        entry = GAMES[result.game.kind].read_hand(request.form, result.players, phase)
         games.record_hand(current_user, game_id, entry, number=number)
     except Refusal as refusal:
         return _refused(game_id, refusal, phase)
@@ -174,8 +168,8 @@ def update(game_id: int, number: int):
     phase = request.form.get("phase", "")
     correcting = phase == "both"
     try:
-        entry = hand_forms.read_hand(result.game.kind, request.form, result.players, phase)
-        complete = phase in hand_forms.COMPLETING
+        entry = GAMES[result.game.kind].read_hand(request.form, result.players, phase)
+        complete = phase in entry_form.COMPLETING
         games.update_hand(
             current_user, game_id, number, entry, complete=complete, replace=correcting
         )
@@ -195,7 +189,7 @@ def _refused(game_id: int, refusal: Refusal, phase: str):
     if refusal.code in ("not_next_hand", "conflict"):
         flash(refusal.message, "warning")
         return redirect(url_for("games.show", game_id=game_id))
-    entered = hand_forms.typed(result.game.kind, request.form, result.players)
+    entered = GAMES[result.game.kind].typed(request.form, result.players)
     return _render_game(result, refusal, entered, phase, refusal.status)
 
 
@@ -211,7 +205,7 @@ def _render_edit(result, number, refusal=None, status=200):
     hand = result.state.hands[number - 1]
     entered = None
     if refusal is not None:
-        entered = hand_forms.typed(result.game.kind, request.form, result.players)
+        entered = GAMES[result.game.kind].typed(request.form, result.players)
     return (
         render_template(
             f"games/{result.game.kind}/edit.html",
@@ -220,7 +214,7 @@ def _render_edit(result, number, refusal=None, status=200):
             game=result.game,
             hand=hand,
             refusal=refusal,
-            errors=hand_forms.field_errors(refusal),
+            errors=entry_form.field_errors(refusal),
             entered=entered,
             action_form=ActionForm(formdata=None),
         ),

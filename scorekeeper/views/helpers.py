@@ -8,6 +8,9 @@ from pathlib import Path
 
 from flask import Flask
 from flask import url_for
+from markupsafe import Markup
+
+from scorekeeper.games import GAMES
 
 
 def register(app: Flask) -> None:
@@ -27,15 +30,30 @@ def register(app: Flask) -> None:
 
     app.jinja_env.globals["static_url"] = static_url
 
-    def game_stylesheet(kind: str) -> str | None:
-        """The URL of a game's own stylesheet (static/css/<game>.css), if it has one."""
-        return (
-            static_url(f"css/{kind}.css")
-            if (static_root / "css" / f"{kind}.css").is_file()
-            else None
-        )
+    @cache
+    def game_fingerprint(kind: str, filename: str) -> str:
+        return hashlib.sha256((GAMES[kind].static_folder / filename).read_bytes()).hexdigest()[:10]
 
-    app.jinja_env.globals["game_stylesheet"] = game_stylesheet
+    def game_assets(kind: str, scripts: bool = True) -> Markup:
+        """The ``<link>`` and ``<script>`` tags of a game's own ``game.css`` and ``game.js``."""
+        plugin = GAMES[kind]
+        tags = []
+        for filename, tag in (
+            ("game.css", '<link rel="stylesheet" href="{}">'),
+            ("game.js", '<script src="{}" defer></script>'),
+        ):
+            if not plugin.has_static(filename) or (filename.endswith(".js") and not scripts):
+                continue
+            version = (
+                game_fingerprint(kind, filename)
+                if not app.debug
+                else game_fingerprint.__wrapped__(kind, filename)
+            )
+            url = url_for("game_assets.static", key=kind, filename=filename, v=version)
+            tags.append(Markup(tag).format(url))
+        return Markup("\n  ").join(tags)
+
+    app.jinja_env.globals["game_assets"] = game_assets
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["plural"] = plural

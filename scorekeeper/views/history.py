@@ -19,13 +19,13 @@ from flask_login import current_user
 from flask_login import login_required
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper import rules
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
 from scorekeeper.forms import ActionForm
 from scorekeeper.forms import NightForm
 from scorekeeper.forms import RestoreForm
 from scorekeeper.forms import show_refusal
+from scorekeeper.games import GAMES
 from scorekeeper.services import backup
 from scorekeeper.services import games
 from scorekeeper.services import nights
@@ -61,7 +61,7 @@ def average(value: float | None, places: int = 1) -> str:
 
 
 def titles() -> dict[str, str]:
-    return {key: game_rules.title for key, game_rules in rules.GAMES.items()}
+    return {key: game_rules.title for key, game_rules in GAMES.items()}
 
 
 def _page_number() -> int:
@@ -77,7 +77,7 @@ def index():
     """History: nights newest first, filtered by player and game, a page at a time."""
     player = (request.args.get("player") or "").strip() or None
     kind = request.args.get("game") or None
-    if kind not in rules.GAMES:
+    if kind not in GAMES:
         kind = None
     page = _page_number()
     per_page = current_app.config.get("NIGHTS_PER_PAGE", NIGHTS_PER_PAGE)
@@ -146,7 +146,7 @@ def night(night_id: int):
         games=list(found.games),
         loose=nights.loose_games(current_user, found.date),
         titles=titles(),
-        kinds=list(rules.GAMES),
+        kinds=list(GAMES),
         night_title=nights.night_title,
         standings=nights.standings,
         action_form=ActionForm(formdata=None),
@@ -194,7 +194,7 @@ def add_game(night_id: int):
             raise
         flash(refusal.message, "warning")
     else:
-        flash(f"{rules.GAMES[game.kind].title} added to this night.", "success")
+        flash(f"{GAMES[game.kind].title} added to this night.", "success")
     return redirect(url_for("history.night", night_id=night_id))
 
 
@@ -263,12 +263,12 @@ def player(player_id: int):
 @bp.get("/stats/<game>")
 def leaderboard(game: str):
     """Everyone's record at one game, best first."""
-    if game not in rules.GAMES:
+    if game not in GAMES:
         abort(404)
     return render_template(
         "history/leaderboard.html",
         kind=game,
-        title=rules.GAMES[game].title,
+        title=GAMES[game].title,
         lines=stats.leaderboard(current_user, game),
         titles=titles(),
     )

@@ -8,7 +8,7 @@ from flask import render_template
 from flask import url_for
 from flask_login import current_user
 
-from scorekeeper import rules
+from scorekeeper.games import GAMES
 from scorekeeper.services import nights
 from scorekeeper.services import players
 
@@ -28,7 +28,7 @@ def home():
         tonight=tonight,
         tonight_games=list(tonight.games) if tonight else [],
         in_progress=nights.games_in_progress(current_user),
-        titles={key: rules.GAMES[key].title for key in rules.GAMES},
+        titles={key: GAMES[key].title for key in GAMES},
         night_title=nights.night_title,
     )
 

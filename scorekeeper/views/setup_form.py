@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.errors import Refusal
+from scorekeeper.games import GameRules
+from scorekeeper.games import Option
 from scorekeeper.models import Player
-from scorekeeper.rules import GameRules
-from scorekeeper.rules import Option
 
 #: How choice values read on the form.
 OPTION_CHOICE_LABELS = {

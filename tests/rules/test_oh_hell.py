@@ -7,16 +7,16 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.base import RuleError
-from scorekeeper.rules.base import Setup
-from scorekeeper.rules.oh_hell import RULES
-from scorekeeper.rules.oh_hell import SEQUENCES
-from scorekeeper.rules.oh_hell import bid_balance
-from scorekeeper.rules.oh_hell import forbidden_dealer_bid
-from scorekeeper.rules.oh_hell import hand_points
-from scorekeeper.rules.oh_hell import hand_sizes
-from scorekeeper.rules.oh_hell import max_cards_for
-from scorekeeper.rules.oh_hell import no_trump
+from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import Setup
+from scorekeeper.games.oh_hell.rules import RULES
+from scorekeeper.games.oh_hell.rules import SEQUENCES
+from scorekeeper.games.oh_hell.rules import bid_balance
+from scorekeeper.games.oh_hell.rules import forbidden_dealer_bid
+from scorekeeper.games.oh_hell.rules import hand_points
+from scorekeeper.games.oh_hell.rules import hand_sizes
+from scorekeeper.games.oh_hell.rules import max_cards_for
+from scorekeeper.games.oh_hell.rules import no_trump
 
 NAMES = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus")
 THREE = NAMES[:3]

@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.base import RuleError
-from scorekeeper.rules.base import Setup
-from scorekeeper.rules.oklahoma_gin import RANKS
-from scorekeeper.rules.oklahoma_gin import RULES
-from scorekeeper.rules.oklahoma_gin import knock_limit
+from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import Setup
+from scorekeeper.games.oklahoma_gin.rules import RANKS
+from scorekeeper.games.oklahoma_gin.rules import RULES
+from scorekeeper.games.oklahoma_gin.rules import knock_limit
 
 PLAYERS = ("Ann", "Ben")
 

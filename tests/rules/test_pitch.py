@@ -9,11 +9,11 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.base import RuleError
-from scorekeeper.rules.base import Setup
-from scorekeeper.rules.pitch import RULES
-from scorekeeper.rules.pitch import legal_calls
-from scorekeeper.rules.pitch import team_name
+from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import Setup
+from scorekeeper.games.pitch.rules import RULES
+from scorekeeper.games.pitch.rules import legal_calls
+from scorekeeper.games.pitch.rules import team_name
 
 THREE = ("Ann", "Ben", "Cy")
 FOUR = ("Ann", "Ben", "Cy", "Dee")

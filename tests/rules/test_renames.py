@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from scorekeeper.rules import GAMES
-from scorekeeper.rules import Setup
+from scorekeeper.games import GAMES
+from scorekeeper.games import Setup
 
 
 def replay(key, players, entries, **options):
-    rules = GAMES[key]
+    rules = GAMES[key].rules
     setup = Setup(tuple(players), rules.resolve_options(options, len(players)))
     return rules.play(setup, entries)
 
 
 def test_oh_hell_rename_moves_bids_and_tricks():
     entry = {"bids": {"Ann": 1, "Ben": 0, "Cy": 0}, "tricks": {"Ann": 1, "Ben": 0, "Cy": 0}}
-    renamed = GAMES["oh_hell"].rename(entry, "Ann", "Annie")
+    renamed = GAMES["oh_hell"].rules.rename(entry, "Ann", "Annie")
     assert renamed == {
         "bids": {"Annie": 1, "Ben": 0, "Cy": 0},
         "tricks": {"Annie": 1, "Ben": 0, "Cy": 0},
@@ -33,7 +33,7 @@ def test_pitch_rename_reaches_the_auction_and_every_point():
         "game": "Cy",
         "game_points": {"Ann": 3, "Cy": 20},
     }
-    renamed = GAMES["pitch"].rename(entry, "Cy", "Cyd")
+    renamed = GAMES["pitch"].rules.rename(entry, "Cy", "Cyd")
     assert renamed["auction"] == [["Ben", "pass"], ["Cyd", 2], ["Ann", "pass"]]
     assert (renamed["high"], renamed["low"], renamed["game"]) == ("Cyd", "Ann", "Cyd")
     assert renamed["game_points"] == {"Ann": 3, "Cyd": 20}
@@ -49,6 +49,6 @@ def test_gin_rename_changes_the_knocker_only():
         "knocker_deadwood": 3,
         "opponent_deadwood": 10,
     }
-    renamed = GAMES["oklahoma_gin"].rename(entry, "Ann", "Annie")
+    renamed = GAMES["oklahoma_gin"].rules.rename(entry, "Ann", "Annie")
     assert renamed == {**entry, "knocker": "Annie"}
-    assert GAMES["oklahoma_gin"].rename(entry, "Zed", "Ann") == entry
+    assert GAMES["oklahoma_gin"].rules.rename(entry, "Zed", "Ann") == entry

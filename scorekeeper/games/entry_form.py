@@ -7,7 +7,6 @@ One module per game (``read`` and, optionally, ``typed``); the rules do the chec
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from scorekeeper.errors import Refusal
 
@@ -32,27 +31,8 @@ def per_seat(form: Mapping[str, str], prefix: str, players: list[str], what: str
     return values
 
 
-def _modules():
-    from scorekeeper.views.hand_forms import oh_hell
-    from scorekeeper.views.hand_forms import oklahoma_gin
-    from scorekeeper.views.hand_forms import pitch
-
-    return {"oh_hell": oh_hell, "pitch": pitch, "oklahoma_gin": oklahoma_gin}
-
-
 #: Phases that complete a hand in progress (a second tap must not re-save them).
 COMPLETING = {"tricks", "points"}
-
-
-def read_hand(kind: str, form: Mapping[str, str], players: list[str], phase: str) -> dict:
-    """The entry for the rules: ``phase`` says which part of the hand the form holds."""
-    return _modules()[kind].read(form, players, phase)
-
-
-def typed(kind: str, form: Mapping[str, str], players: list[str]) -> Any:
-    """What was typed, for refilling a refused form (default: the form itself)."""
-    module = _modules()[kind]
-    return module.typed(form, players) if hasattr(module, "typed") else form
 
 
 def field_errors(refusal: Refusal | None) -> dict[str, str]:

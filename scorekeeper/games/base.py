@@ -13,8 +13,10 @@ Contract for a game module (see ``GameRules``):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
@@ -27,7 +29,8 @@ class RuleError(Exception):
 
     ``code`` is a stable identifier (the API's error codes), ``message`` a sentence for the
     players, ``field`` the input path it concerns (``"bids.Ann"``, ``"tricks"``, ``None``) and
-    ``hand`` the hand number, when the error is about one hand.
+    ``hand`` the hand number, when the error is about one hand. ``errors`` lists every
+    problem found: just this one, or several independent ones (``RuleErrors``).
     """
 
     def __init__(
@@ -39,14 +42,68 @@ class RuleError(Exception):
         self.field = field
         self.hand = hand
 
+    @property
+    def errors(self) -> list[RuleError]:
+        return [self]
+
     def for_hand(self, number: int) -> RuleError:
         """Return this error tagged with a hand number (kept if already set)."""
+        for error in self.errors:
+            if error.hand is None:
+                error.hand = number
         if self.hand is None:
             self.hand = number
         return self
 
     def __repr__(self) -> str:
         return f"RuleError({self.code!r}, {self.message!r}, field={self.field!r}, hand={self.hand})"
+
+
+class RuleErrors(RuleError):
+    """Several independent problems of one entry or one new game, reported at once."""
+
+    def __init__(self, errors: Sequence[RuleError]) -> None:
+        first = errors[0]
+        super().__init__(first.code, first.message, first.field, first.hand)
+        self._errors = list(errors)
+
+    @property
+    def errors(self) -> list[RuleError]:
+        return self._errors
+
+
+class Problems:
+    """Collects the independent problems of an entry so that all are reported at once::
+
+    problems = Problems()
+    for name in players:
+        with problems.check():
+            bids[name] = whole_number(...)
+    problems.raise_any()
+    """
+
+    def __init__(self) -> None:
+        self.errors: list[RuleError] = []
+
+    @contextmanager
+    def check(self) -> Iterator[None]:
+        try:
+            yield
+        except RuleError as error:
+            self.errors.extend(error.errors)
+
+    def add(self, error: RuleError) -> None:
+        self.errors.extend(error.errors)
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def raise_any(self) -> None:
+        """Raise what was found: the one problem, or all of them together."""
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise RuleErrors(self.errors)
 
 
 @dataclass(frozen=True)
@@ -151,6 +208,10 @@ class GameRules:
         """Replay every entered hand in order and derive the state of the game."""
         raise NotImplementedError
 
+    def page_context(self, setup: Setup) -> dict[str, Any]:
+        """Extra values the game's own templates need (beyond the state)."""
+        return {}
+
     def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         """Combine what a hand already holds with a completion or correction."""
         merged = dict(entered)
@@ -184,19 +245,22 @@ def check_player_count(players: Sequence[str], low: int, high: int) -> None:
 
 
 def resolve_options(specs: Sequence[Option], raw: Mapping[str, Any]) -> dict[str, Any]:
-    """Check ``raw`` against ``specs`` and fill in defaults."""
+    """Check ``raw`` against ``specs`` and fill in defaults; every problem is reported."""
     by_key = {spec.key: spec for spec in specs}
+    problems = Problems()
     for key in raw:
         if key not in by_key:
-            raise RuleError(
-                "unknown_option", f"There is no option called “{key}”.", f"options.{key}"
+            problems.add(
+                RuleError("unknown_option", f"There is no option called “{key}”.", f"options.{key}")
             )
     resolved: dict[str, Any] = {}
     for spec in specs:
         value = raw.get(spec.key, spec.default)
         if value is None:
             value = spec.default
-        resolved[spec.key] = check_option_value(spec, value)
+        with problems.check():
+            resolved[spec.key] = check_option_value(spec, value)
+    problems.raise_any()
     return resolved
 
 
@@ -207,7 +271,8 @@ def check_option_value(spec: Option, value: Any) -> Any:
             raise RuleError("option_value", f"{spec.label} must be on or off.", where)
         return value
     if spec.kind == "choice":
-        if isinstance(value, bool) or value not in spec.choices:
+        # 2.0 == 2 in Python, but an option given as 2.0 is not the choice 2.
+        if not any(type(value) is type(choice) and value == choice for choice in spec.choices):
             allowed = ", ".join(str(choice) for choice in spec.choices)
             raise RuleError("option_value", f"{spec.label} must be one of: {allowed}.", where)
         return value

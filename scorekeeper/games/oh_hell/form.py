@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.errors import Refusal
-from scorekeeper.views.hand_forms import per_seat
+from scorekeeper.games.entry_form import per_seat
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:

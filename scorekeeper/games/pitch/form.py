@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.errors import Refusal
-from scorekeeper.views.hand_forms import whole_or_none
+from scorekeeper.games.entry_form import whole_or_none
 
 POINT_WORDS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game"}
 

@@ -16,16 +16,16 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.rules.base import SUITS
-from scorekeeper.rules.base import GameRules
-from scorekeeper.rules.base import Hand
-from scorekeeper.rules.base import Option
-from scorekeeper.rules.base import RuleError
-from scorekeeper.rules.base import Setup
-from scorekeeper.rules.base import State
-from scorekeeper.rules.base import add_points
-from scorekeeper.rules.base import order_from_left_of
-from scorekeeper.rules.base import whole_number
+from scorekeeper.games.base import SUITS
+from scorekeeper.games.base import GameRules
+from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Option
+from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import Setup
+from scorekeeper.games.base import State
+from scorekeeper.games.base import add_points
+from scorekeeper.games.base import order_from_left_of
+from scorekeeper.games.base import whole_number
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RESULTS = ("knock", "gin", "draw")

@@ -11,16 +11,16 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.rules.base import GameRules
-from scorekeeper.rules.base import Hand
-from scorekeeper.rules.base import Option
-from scorekeeper.rules.base import RuleError
-from scorekeeper.rules.base import Setup
-from scorekeeper.rules.base import State
-from scorekeeper.rules.base import add_points
-from scorekeeper.rules.base import check_player_count
-from scorekeeper.rules.base import order_from_left_of
-from scorekeeper.rules.base import whole_number
+from scorekeeper.games.base import GameRules
+from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Option
+from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import Setup
+from scorekeeper.games.base import State
+from scorekeeper.games.base import add_points
+from scorekeeper.games.base import check_player_count
+from scorekeeper.games.base import order_from_left_of
+from scorekeeper.games.base import whole_number
 
 #: The four scoring points of a hand, in the order they are shown.
 POINTS = ("high", "low", "jack", "game")
@@ -121,6 +121,9 @@ class Pitch(GameRules):
                 help="Off: Low goes to whoever wins it in a trick.",
             ),
         ]
+
+    def page_context(self, setup: Setup) -> dict[str, Any]:
+        return {"max_game_points": max_game_points(len(setup.players))}
 
     def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
         if options.get("partnerships"):

@@ -1,0 +1,94 @@
+"""Every game the app keeps score of: one folder each (see ``plugin``), listed once here.
+
+A new game is a new folder ``scorekeeper/games/<key>/`` and one line in ``INSTALLED``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from collections.abc import Iterator
+from importlib import import_module
+
+from scorekeeper.games.base import GameRules
+from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Option
+from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import Setup
+from scorekeeper.games.base import State
+from scorekeeper.games.plugin import GamePlugin
+
+#: The installed games, in the order the app offers them: one line per game.
+INSTALLED = (
+    "oh_hell",
+    "pitch",
+    "oklahoma_gin",
+)
+
+
+class Registry:
+    """The games by key. Tests may ``add`` a game of their own (and ``remove`` it after)."""
+
+    def __init__(self, plugins: Iterable[GamePlugin] = ()) -> None:
+        self._games: dict[str, GamePlugin] = {}
+        for plugin in plugins:
+            self.add(plugin)
+
+    def add(self, plugin: GamePlugin) -> GamePlugin:
+        if plugin.key in self._games:
+            raise ValueError(f"a game with the key {plugin.key!r} is registered already")
+        self._games[plugin.key] = plugin
+        return plugin
+
+    def remove(self, key: str) -> None:
+        self._games.pop(key, None)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._games
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def __getitem__(self, key: str) -> GamePlugin:
+        return self._games[key]
+
+    def get(self, key: str) -> GamePlugin:
+        """The game for a key; RuleError ``option_value`` for an unknown game."""
+        try:
+            return self._games[key]
+        except (KeyError, TypeError):
+            known = ", ".join(self._games)
+            raise RuleError(
+                "option_value", f"Unknown game “{key}”; choose one of: {known}.", "game"
+            ) from None
+
+    def keys(self) -> list[str]:
+        return list(self._games)
+
+    def values(self) -> list[GamePlugin]:
+        return list(self._games.values())
+
+    def items(self) -> list[tuple[str, GamePlugin]]:
+        return list(self._games.items())
+
+
+GAMES = Registry(import_module(f"{__name__}.{name}").GAME for name in INSTALLED)
+
+
+def get(key: str) -> GamePlugin:
+    return GAMES.get(key)
+
+
+__all__ = [
+    "GAMES",
+    "GamePlugin",
+    "GameRules",
+    "Hand",
+    "Option",
+    "RuleError",
+    "Setup",
+    "State",
+    "get",
+]

@@ -1,0 +1,67 @@
+"""A game plug-in: one folder that holds everything the app needs to know about one game.
+
+``scorekeeper/games/<key>/`` holds
+- ``rules.py``: the pure rules (no Flask, no database), a ``GameRules`` subclass;
+- ``form.py``: the reader that turns the game page's form into an entry for the rules;
+- ``templates/``: ``show.html`` (the game page), ``edit.html`` (a correction), ``_sheet.html``
+  (the score sheet), and any partials they include;
+- ``static/`` (optional): ``game.css`` and ``game.js``, loaded on the game's pages;
+- ``__init__.py``: ``GAME = GamePlugin.from_folder(__file__, RULES, form)``.
+
+The rest of the app asks the plug-in (and through it the rules) for everything else: the
+game's options, its word for a hand, its per-hand facts and statistics, its CSV columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from scorekeeper.games.base import GameRules
+
+
+@dataclass(frozen=True)
+class GamePlugin:
+    """One registered game: its rules, its form reader and its folder."""
+
+    rules: GameRules
+    form: ModuleType
+    folder: Path
+
+    @classmethod
+    def from_folder(cls, init_file: str, rules: GameRules, form: ModuleType) -> GamePlugin:
+        return cls(rules=rules, form=form, folder=Path(init_file).resolve().parent)
+
+    @property
+    def key(self) -> str:
+        return self.rules.key
+
+    @property
+    def title(self) -> str:
+        return self.rules.title
+
+    @property
+    def template_folder(self) -> Path:
+        return self.folder / "templates"
+
+    @property
+    def static_folder(self) -> Path:
+        return self.folder / "static"
+
+    def template(self, name: str) -> str:
+        """The name a page renders this game's template ``name`` by."""
+        return f"games/{self.key}/{name}"
+
+    def has_static(self, filename: str) -> bool:
+        return (self.static_folder / filename).is_file()
+
+    def read_hand(self, form: Any, players: list[str], phase: str) -> dict:
+        """The entry for the rules: ``phase`` says which part of the hand the form holds."""
+        return self.form.read(form, players, phase)
+
+    def typed(self, form: Any, players: list[str]) -> Any:
+        """What was typed, for refilling a refused form (default: the form itself)."""
+        reader = getattr(self.form, "typed", None)
+        return reader(form, players) if reader else form
