@@ -122,6 +122,36 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
+    #: How each choice reads on the new-game form ({value: words}); the value itself if absent.
+    choice_labels: Mapping[Any, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Fact:
+    """A per-hand, per-seat figure a game counts for its statistics (``Bids made``).
+
+    ``GameRules.hand_facts`` gives each seat's value for one scored hand (1 when it happened,
+    or a count such as bags); the statistics add them up over every hand a player played.
+    """
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True)
+class Stat:
+    """A line of a player's statistics for one game, built from summed figures.
+
+    ``count`` and ``out_of`` name a fact's key, or one of the figures every game has:
+    ``hands`` (scored hands), ``points`` (points scored in them), ``played`` and ``won``
+    (finished games). With ``out_of`` the line reads "9 of 11 (82%)"; with ``per`` it is an
+    average ("2.4 per game").
+    """
+
+    label: str
+    count: str
+    out_of: str | None = None
+    per: str | None = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +179,8 @@ class Hand:
     input: dict[str, Any]
     points: dict[str, int] | None
     info: dict[str, Any] = field(default_factory=dict)
+    #: Each side's running total after this hand (set by ``State``; None until scored).
+    totals: dict[str, int] | None = None
 
 
 @dataclass
@@ -164,6 +196,19 @@ class State:
     bonuses: list[dict[str, Any]] = field(default_factory=list)
     next: dict[str, Any] | None = None
     notices: list[str] = field(default_factory=list)
+    #: Whether the lowest total leads (Hearts); the highest otherwise.
+    low_wins: bool = False
+
+    def __post_init__(self) -> None:
+        """Each scored hand carries the running totals after it (one place for the sheet,
+        the chart, the CSV and the statistics)."""
+        running = dict.fromkeys(self.sides, 0)
+        for hand in self.hands:
+            if hand.points is None:
+                continue
+            for side, value in hand.points.items():
+                running[side] += value
+            hand.totals = dict(running)
 
     @property
     def current(self) -> Hand | None:
@@ -176,7 +221,7 @@ class State:
         """Sides with the highest total (several on a tie; none before any score)."""
         if not self.hands:
             return []
-        best = max(self.totals.values())
+        best = (min if self.low_wins else max)(self.totals.values())
         return [side for side in self.sides if self.totals[side] == best]
 
 
@@ -189,9 +234,16 @@ class GameRules:
     max_players: int = 7
     #: Word for one deal on the score sheet ("Hand", "Round").
     hand_word: str = "Hand"
-    #: Entry keys whose value is a player's name, and keys whose value maps names to numbers.
+    #: Entry keys whose value is a player's name, keys whose value maps names to numbers and
+    #: keys whose value is a list of names: what is stored is keyed by seat instead.
     name_fields: tuple[str, ...] = ()
     name_maps: tuple[str, ...] = ()
+    name_lists: tuple[str, ...] = ()
+    #: What the game counts per hand and seat, and the statistics built from it.
+    facts: tuple[Fact, ...] = ()
+    stats: tuple[Stat, ...] = ()
+    #: Show each player's record against each opponent (two-player games).
+    head_to_head: bool = False
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
@@ -218,18 +270,79 @@ class GameRules:
         merged.update(change)
         return merged
 
-    def rename(self, entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-        """The entry with player ``old`` called ``new`` (a roster rename)."""
-        renamed = dict(entry)
+    # Storage: what was entered, keyed by seat (a roster rename changes no stored entry) --
+
+    def to_seats(self, entry: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        """A normalised entry with every player name replaced by the player's seat: a name
+        field becomes the seat number, a ``{name: value}`` map a list by seat (None where
+        empty), a list of names a list of seats."""
+        seat = {name: index for index, name in enumerate(players)}
+        stored = dict(entry)
         for key in self.name_fields:
-            if renamed.get(key) == old:
-                renamed[key] = new
+            if stored.get(key) is not None:
+                stored[key] = seat[stored[key]]
         for key in self.name_maps:
-            if isinstance(renamed.get(key), Mapping):
-                renamed[key] = {
-                    (new if name == old else name): value for name, value in renamed[key].items()
+            if isinstance(stored.get(key), Mapping):
+                stored[key] = [stored[key].get(name) for name in players]
+        for key in self.name_lists:
+            if isinstance(stored.get(key), list):
+                stored[key] = [seat[name] for name in stored[key]]
+        return stored
+
+    def from_seats(self, stored: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        """The entry ``to_seats`` stored, with the names of the players now in each seat."""
+        entry = dict(stored)
+        for key in self.name_fields:
+            if entry.get(key) is not None:
+                entry[key] = players[entry[key]]
+        for key in self.name_maps:
+            if isinstance(entry.get(key), list):
+                entry[key] = {
+                    name: value
+                    for name, value in zip(players, entry[key], strict=True)
+                    if value is not None
                 }
-        return renamed
+        for key in self.name_lists:
+            if isinstance(entry.get(key), list):
+                entry[key] = [players[index] for index in entry[key]]
+        return entry
+
+    # What the rest of the app asks the game -----------------------------------------------
+
+    def team_seats(self, options: Mapping[str, Any], count: int) -> list[list[int]] | None:
+        """The seats of each team in a partnership game; None when everyone plays alone."""
+        return None
+
+    def sides(self, players: Sequence[str], options: Mapping[str, Any]) -> list[str]:
+        """Who scores: the players, or each team by its players' names (``"Ann & Cy"``)."""
+        teams = self.team_seats(options, len(players))
+        if teams is None:
+            return list(players)
+        return [team_name([players[seat] for seat in team]) for team in teams]
+
+    def side_of_seat(self, options: Mapping[str, Any], count: int) -> list[int]:
+        """For each seat, the index of the side it scores for."""
+        teams = self.team_seats(options, count)
+        if teams is None:
+            return list(range(count))
+        return [next(i for i, team in enumerate(teams) if seat in team) for seat in range(count)]
+
+    def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
+        """Each seat's facts (``facts`` keys, values other than 0) for one scored hand."""
+        return [{} for _ in setup.players]
+
+    def csv_columns(self, setup: Setup) -> list[str]:
+        """Headers of the game's own CSV columns, between "Dealer" and the points."""
+        return []
+
+    def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
+        """One hand's cells under ``csv_columns``."""
+        return []
+
+
+def team_name(players: Sequence[str]) -> str:
+    """The name of a partnership: ``"Ann & Cy"``."""
+    return " & ".join(players)
 
 
 def check_player_count(players: Sequence[str], low: int, high: int) -> None:

@@ -377,8 +377,10 @@ def rename_in_games(player: Player, old: str, new: str) -> None:
     ).all()
     for game in games:
         game_rules = rules_for(game)
+        now = [seat.player.name for seat in game.seats]
+        before = [old if name == new else name for name in now]
         for row in game.hands:
-            row.input = game_rules.rename(row.input, old, new)
+            row.input = game_rules.from_seats(game_rules.to_seats(row.input, before), now)
         _store(game, played(game).state)
 
 

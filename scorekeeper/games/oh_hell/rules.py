@@ -14,11 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games.base import SUITS
+from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
+from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
@@ -100,6 +102,40 @@ class OhHell(GameRules):
     max_players = 7
     hand_word = "Hand"
     name_maps = ("bids", "tricks")
+    facts = (
+        Fact("bids", "Bids"),
+        Fact("bids_made", "Bids made"),
+        Fact("zero_bids", "Zero bids"),
+        Fact("zero_bids_made", "Zero bids made"),
+    )
+    stats = (
+        Stat("Bids made", "bids_made", out_of="bids"),
+        Stat("Zero bids made", "zero_bids_made", out_of="zero_bids"),
+    )
+
+    def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
+        bids, tricks = hand.input["bids"], hand.input["tricks"]
+        return [
+            {
+                "bids": 1,
+                "bids_made": int(bids[name] == tricks[name]),
+                "zero_bids": int(bids[name] == 0),
+                "zero_bids_made": int(bids[name] == 0 == tricks[name]),
+            }
+            for name in setup.players
+        ]
+
+    def csv_columns(self, setup: Setup) -> list[str]:
+        columns = ["Cards", "Trump"]
+        for name in setup.players:
+            columns += [f"{name} bid", f"{name} tricks"]
+        return columns
+
+    def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
+        cells = [hand.info["cards"], "none" if hand.info["no_trump"] else hand.input.get("trump")]
+        for name in setup.players:
+            cells += [hand.input["bids"].get(name), (hand.input.get("tricks") or {}).get(name)]
+        return cells
 
     def option_specs(self, player_count: int) -> list[Option]:
         count = min(max(player_count, self.min_players), self.max_players)

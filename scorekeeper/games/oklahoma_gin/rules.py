@@ -17,11 +17,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games.base import SUITS
+from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
+from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
@@ -59,6 +61,46 @@ class OklahomaGin(GameRules):
     max_players = 2
     hand_word = "Round"
     name_fields = ("knocker",)
+    head_to_head = True
+    facts = (
+        Fact("rounds_won", "Rounds won"),
+        Fact("gins", "Gins"),
+        Fact("undercuts", "Undercuts made"),
+        Fact("undercut", "Undercut"),
+    )
+    stats = (
+        Stat("Rounds won", "rounds_won", out_of="hands"),
+        Stat("Gins", "gins", per="played"),
+        Stat("Undercuts made", "undercuts"),
+        Stat("Undercut as the knocker", "undercut"),
+    )
+
+    def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
+        info, knocker = hand.info, hand.input.get("knocker")
+        return [
+            {
+                "rounds_won": int(info["winner"] == name),
+                "gins": int(info["result"] == "gin" and knocker == name),
+                "undercuts": int(info["undercut"] and info["winner"] == name),
+                "undercut": int(info["undercut"] and knocker == name),
+            }
+            for name in setup.players
+        ]
+
+    def csv_columns(self, setup: Setup) -> list[str]:
+        return ["Upcard", "Knock limit", "Result", "Knocker", "Knocker deadwood"] + [
+            "Opponent deadwood",
+            "Winner",
+        ]
+
+    def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
+        entry, info = hand.input, hand.info
+        result = "undercut" if info["result"] == "knock" and info["undercut"] else info["result"]
+        return [entry["upcard"], info["knock_limit"], result, entry.get("knocker")] + [
+            entry.get("knocker_deadwood"),
+            entry.get("opponent_deadwood"),
+            info["winner"],
+        ]
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [

@@ -11,15 +11,18 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
+from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
+from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
 from scorekeeper.games.base import order_from_left_of
+from scorekeeper.games.base import team_name
 from scorekeeper.games.base import whole_number
 
 #: The four scoring points of a hand, in the order they are shown.
@@ -32,11 +35,6 @@ CARDS_EACH = 6
 COUNTING_CARDS = (10,) * 4 + (4,) * 4 + (3,) * 4 + (2,) * 4 + (1,) * 4
 #: Keys a scorekeeper may enter for the points of a hand.
 POINT_KEYS = ("high", "low", "jack", "game", "game_points", "single_trump")
-
-
-def team_name(players: Sequence[str]) -> str:
-    """The name of a partnership: ``"Ann & Cy"``."""
-    return " & ".join(players)
 
 
 def teams_for(players: Sequence[str], options: Mapping[str, Any]) -> list[list[str]] | None:
@@ -86,6 +84,50 @@ class Pitch(GameRules):
     hand_word = "Hand"
     name_fields = ("pitcher", "high", "low", "jack", "game")
     name_maps = ("game_points",)
+    facts = (
+        Fact("hands_pitched", "Hands pitched"),
+        Fact("pitches_made", "Pitches made"),
+        Fact("pitches_set", "Pitches set back"),
+    )
+    stats = (
+        Stat("Hands pitched", "hands_pitched", out_of="hands"),
+        Stat("Pitches made", "pitches_made", out_of="hands_pitched"),
+        Stat("Set back", "pitches_set", out_of="hands_pitched"),
+    )
+
+    def team_seats(self, options: Mapping[str, Any], count: int) -> list[list[int]] | None:
+        """Partners sit opposite: seats 1+3 and 2+4."""
+        return [[0, 2], [1, 3]] if options.get("partnerships") else None
+
+    def to_seats(self, entry: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        stored = super().to_seats(entry, players)
+        if isinstance(stored.get("auction"), list):
+            stored["auction"] = [[players.index(name), call] for name, call in stored["auction"]]
+        return stored
+
+    def from_seats(self, stored: Mapping[str, Any], players: Sequence[str]) -> dict[str, Any]:
+        entry = super().from_seats(stored, players)
+        if isinstance(entry.get("auction"), list):
+            entry["auction"] = [[players[seat], call] for seat, call in entry["auction"]]
+        return entry
+
+    def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
+        pitcher, made = hand.info["pitcher"], hand.info["made"]
+        return [
+            {"hands_pitched": 1, "pitches_made" if made else "pitches_set": 1}
+            if name == pitcher
+            else {}
+            for name in setup.players
+        ]
+
+    def csv_columns(self, setup: Setup) -> list[str]:
+        return ["Pitcher", "Bid", "Made", "High", "Low", "Jack", "Game"]
+
+    def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
+        info = hand.info
+        return [info["pitcher"], info["bid"], info["made"]] + [
+            hand.input.get(point) for point in POINTS
+        ]
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [
@@ -137,17 +179,6 @@ class Pitch(GameRules):
                 )
             return
         check_player_count(players, self.min_players, self.max_players)
-
-    def rename(self, entry: Mapping[str, Any], old: str, new: str) -> dict[str, Any]:
-        renamed = super().rename(entry, old, new)
-        if isinstance(renamed.get("auction"), list):
-            renamed["auction"] = [
-                [new if turn[0] == old else turn[0], *turn[1:]]
-                if isinstance(turn, list | tuple) and turn
-                else turn
-                for turn in renamed["auction"]
-            ]
-        return renamed
 
     def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         """Like ``dict.update``, but a new bidding form replaces the other one."""
