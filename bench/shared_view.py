@@ -63,8 +63,10 @@ def main() -> None:
             bids = {name: 0 for name in played.players}
             tricks = dict(bids)
             tricks[played.players[0]] = cards
-            games.record_hand(account, game_id, {"bids": bids, "tricks": tricks}, number)
-        token = sharing.share(account, game_id).share_token
+            games.record_hand(
+                games.get_game(account, game_id), {"bids": bids, "tricks": tricks}, number
+            )
+        token = sharing.share(games.get_game(account, game_id)).share_token
         counter = [0]
 
         def count(*_args):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the rules import nothing of the app, and this module nothing of them
@@ -20,33 +22,63 @@ STATUS_BY_CODE = {
 }
 
 
-class Refusal(Exception):
-    """A request the app refuses: nothing was changed.
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a request: a stable ``code``, the ``field`` it concerns (a form
+    field or an input path such as ``bids.Ann``) and a ``message`` for people."""
 
-    ``code`` is the API's stable error code, ``message`` a sentence for people and ``field``
-    the input it concerns (for forms: which field to show it under).
-    """
-
-    def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.field = field
-
-    @property
-    def status(self) -> int:
-        return STATUS_BY_CODE.get(self.code, 422)
-
-    @classmethod
-    def from_rule(cls, error: RuleError, hand_word: str = "Hand") -> Refusal:
-        """The rules' refusal, its message naming the hand (or round) it concerns."""
-        message = error.message
-        if error.hand is not None and not message.startswith(("Hand ", "Round ")):
-            message = f"{hand_word} {error.hand}: {message}"
-        return cls(error.code, message, error.field)
+    code: str
+    message: str
+    field: str | None = None
 
     def to_json(self) -> dict:
         return {"code": self.code, "field": self.field, "message": self.message}
+
+
+class Refusal(Exception):
+    """A request the app refuses: nothing was changed.
+
+    ``problems`` lists everything found wrong at once; ``code``, ``message`` and ``field``
+    are the first one's (most requests have just one).
+    """
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        field: str | None = None,
+        problems: Iterable[Problem] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.problems = list(problems) if problems else [Problem(code, message, field)]
+        first = self.problems[0]
+        self.code, self.message, self.field = first.code, first.message, first.field
+
+    @classmethod
+    def of(cls, problems: Iterable[Problem]) -> Refusal:
+        problems = list(problems)
+        first = problems[0]
+        return cls(first.code, first.message, first.field, problems)
+
+    @property
+    def status(self) -> int:
+        """The answer's HTTP status: the most basic problem decides (400 before 422)."""
+        return min(STATUS_BY_CODE.get(problem.code, 422) for problem in self.problems)
+
+    @classmethod
+    def from_rule(cls, error: RuleError, hand_word: str = "Hand") -> Refusal:
+        """The rules' refusal (every problem they found), each message naming the hand (or
+        round) it concerns."""
+        problems = []
+        for each in error.errors:
+            message = each.message
+            if each.hand is not None and not message.startswith(("Hand ", "Round ")):
+                message = f"{hand_word} {each.hand}: {message}"
+            problems.append(Problem(each.code, message, each.field))
+        return cls.of(problems)
+
+    def to_json(self) -> dict:
+        return {"errors": [problem.to_json() for problem in self.problems]}
 
 
 class NotFound(Refusal):

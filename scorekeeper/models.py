@@ -14,6 +14,8 @@ from sqlalchemy.orm import mapped_column
 from sqlalchemy.orm import relationship
 
 from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
+from scorekeeper.games import GamePlugin
 
 
 def utcnow() -> datetime:
@@ -118,9 +120,11 @@ JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
 class Game(db.Model):
     """One game: which card game, its options and seats. The hands hold what was entered.
 
-    ``status``, ``totals``, ``winners`` and ``hand_count`` are copies derived by the rules
-    layer, recomputed on every change, so lists and history need not replay every game.
-    ``version`` goes up with every change: a change made from a stale copy is refused.
+    ``status``, ``totals`` (by side: the seats, or the teams), ``winners`` (side numbers),
+    ``hand_count`` and ``tally`` (each seat's part in the statistics) are copies derived by the
+    rules, rewritten on every change, so lists and history need not replay every game. None
+    of them holds a name: a roster rename changes the player's row only. ``version`` goes up
+    with every change: a change made from a stale copy is refused.
     """
 
     __tablename__ = "game"
@@ -140,9 +144,13 @@ class Game(db.Model):
     locked: Mapped[bool] = mapped_column(default=False)
     version: Mapped[int] = mapped_column(default=0)
     status: Mapped[str] = mapped_column(sa.String(20), default="in_progress")
-    totals: Mapped[dict] = mapped_column(JSONType, default=dict)
+    totals: Mapped[list] = mapped_column(JSONType, default=list)
     winners: Mapped[list] = mapped_column(JSONType, default=list)
     hand_count: Mapped[int] = mapped_column(default=0)
+    # Which rule set the game's options amount to, for statistics that compare like with
+    # like (a preset's key, a score pad's game name; "" for plain play).
+    variant: Mapped[str] = mapped_column(sa.String(60), default="")
+    tally: Mapped[list] = mapped_column(JSONType, default=list)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
@@ -157,6 +165,29 @@ class Game(db.Model):
     hands: Mapped[list[HandEntry]] = relationship(
         order_by="HandEntry.number", cascade="all, delete-orphan", passive_deletes=True
     )
+
+    @property
+    def plugin(self) -> GamePlugin:
+        return GAMES[self.kind]
+
+    @property
+    def players(self) -> list[str]:
+        """The players' names in seat order (the seats must be loaded)."""
+        return [seat.player.name for seat in self.seats]
+
+    @property
+    def sides(self) -> list[str]:
+        """Who scores: the players, or the teams by their players' names."""
+        return self.plugin.rules.sides(self.players, self.options)
+
+    @property
+    def totals_by_side(self) -> dict[str, int]:
+        return dict(zip(self.sides, self.totals, strict=True))
+
+    @property
+    def winner_names(self) -> list[str]:
+        sides = self.sides
+        return [sides[index] for index in self.winners]
 
 
 class Seat(db.Model):
@@ -174,7 +205,7 @@ class Seat(db.Model):
 
 
 class HandEntry(db.Model):
-    """One hand (round) as the scorekeeper entered it; ``points`` is the derived copy."""
+    """One hand (round) as the scorekeeper entered it, keyed by seat (``to_seats``)."""
 
     __tablename__ = "hand_entry"
     # One row per hand number: a second "hand 5" (double tap, two phones) cannot exist.
@@ -184,6 +215,41 @@ class HandEntry(db.Model):
     game_id: Mapped[int] = mapped_column(sa.ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int]
     input: Mapped[dict] = mapped_column(JSONType)
-    points: Mapped[dict | None] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class HandResult(db.Model):
+    """What the rules derived from each scored hand, per seat, one figure a row: ``points``
+    (the seat's side's points), ``total`` (its running total) and the game's facts
+    (``bids_made``, ``gins`` ... only where not 0). Hand ``number`` 0 holds the end of a
+    finished game: ``final`` (the final total, bonuses included) and ``won``.
+
+    Written by the rules on every save; statistics are plain GROUP BY queries over it.
+    """
+
+    __tablename__ = "hand_result"
+
+    game_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    value: Mapped[int]
+
+
+class PlayerStat(db.Model):
+    """One player's running sum of one figure for one game (and variant): kept up to date on
+    every save from the games' ``tally``, so a statistics page reads a handful of rows
+    whatever the history's size. ``best`` holds a maximum instead of a sum."""
+
+    __tablename__ = "player_stat"
+
+    player_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("player.id", ondelete="CASCADE"), primary_key=True
+    )
+    kind: Mapped[str] = mapped_column(sa.String(20), primary_key=True)
+    variant: Mapped[str] = mapped_column(sa.String(60), primary_key=True)
+    key: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
+    value: Mapped[int] = mapped_column(sa.BigInteger)

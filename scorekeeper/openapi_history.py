@@ -103,32 +103,36 @@ SCHEMAS: dict = {
         },
     ),
     "OhHellStats": _object(
-        [*_KIND_STATS_COMMON, "bids", "bids_made", "zero_bids", "zero_bids_made"],
+        [*_KIND_STATS_COMMON, "best_score", "figures"],
         {
             **_KIND_STATS_COMMON,
-            "bids": COUNT,
-            "bids_made": COUNT,
-            "zero_bids": COUNT,
-            "zero_bids_made": COUNT,
+            "best_score": {"type": ["integer", "null"]},
+            "figures": _object(
+                ["bids", "bids_made", "zero_bids", "zero_bids_made"],
+                {"bids": COUNT, "bids_made": COUNT, "zero_bids": COUNT, "zero_bids_made": COUNT},
+            ),
         },
     ),
     "PitchStats": _object(
-        [*_KIND_STATS_COMMON, "hands_pitched", "pitches_made", "pitches_set"],
+        [*_KIND_STATS_COMMON, "best_score", "figures"],
         {
             **_KIND_STATS_COMMON,
-            "hands_pitched": COUNT,
-            "pitches_made": COUNT,
-            "pitches_set": {**COUNT, "description": "Hands the player pitched and was set back"},
+            "best_score": {"type": ["integer", "null"]},
+            "figures": _object(
+                ["hands_pitched", "pitches_made", "pitches_set"],
+                {"hands_pitched": COUNT, "pitches_made": COUNT, "pitches_set": COUNT},
+            ),
         },
     ),
     "OklahomaGinStats": _object(
-        [*_KIND_STATS_COMMON, "rounds_won", "gins", "undercuts", "undercut", "head_to_head"],
+        [*_KIND_STATS_COMMON, "best_score", "figures", "head_to_head"],
         {
             **_KIND_STATS_COMMON,
-            "rounds_won": COUNT,
-            "gins": COUNT,
-            "undercuts": {**COUNT, "description": "Rounds won by undercutting the knocker"},
-            "undercut": {**COUNT, "description": "Rounds lost as a knocker who was undercut"},
+            "best_score": {"type": ["integer", "null"]},
+            "figures": _object(
+                ["rounds_won", "gins", "undercuts", "undercut"],
+                {"rounds_won": COUNT, "gins": COUNT, "undercuts": COUNT, "undercut": COUNT},
+            ),
             "head_to_head": {"type": "array", "items": ref("HeadToHead")},
         },
     ),

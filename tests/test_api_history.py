@@ -133,11 +133,17 @@ def test_player_statistics_and_leaderboards(api):
     assert ann["player"]["name"] == "Ann"
     assert (ann["played"], ann["won"], ann["in_progress"], ann["win_rate"]) == (1, 1, 1, 1.0)
     oh_hell = ann["games"]["oh_hell"]
-    assert (oh_hell["bids"], oh_hell["bids_made"], oh_hell["points_per_hand"]) == (2, 2, 11.0)
+    figures = oh_hell["figures"]
+    assert (figures["bids"], figures["bids_made"], oh_hell["points_per_hand"]) == (2, 2, 11.0)
     gin_stats = ann["games"]["oklahoma_gin"]
-    assert (gin_stats["in_progress"], gin_stats["undercut"], gin_stats["rounds_won"]) == (1, 1, 0)
+    figures = gin_stats["figures"]
+    assert (gin_stats["in_progress"], figures["undercut"], figures["rounds_won"]) == (1, 1, 0)
     ben = api.get(f"/players/{roster['Ben']}/stats").get_json()["games"]["oklahoma_gin"]
-    assert (ben["undercuts"], ben["rounds_won"], ben["points_total"]) == (1, 1, 10)
+    assert (ben["figures"]["undercuts"], ben["figures"]["rounds_won"], ben["points_total"]) == (
+        1,
+        1,
+        10,
+    )
     assert ann["games"]["pitch"]["played"] == 0 and ann["games"]["pitch"]["win_rate"] is None
     board = api.get("/leaderboards/oh_hell").get_json()
     assert [(line["player"]["name"], line["won"], line["average_score"]) for line in
@@ -161,7 +167,8 @@ def test_a_game_as_csv(api):
     response = api.client.get(f"/api/v1/games/{state['id']}.csv", headers=api.headers())
     check_csv_documented(response)
     assert response.status_code == 200 and response.mimetype == "text/csv"
-    rows = list(csv.reader(io.StringIO(response.text)))
+    assert response.text.startswith("\ufeff")  # spreadsheets then read accents right
+    rows = list(csv.reader(io.StringIO(response.text.removeprefix("\ufeff"))))
     assert rows[0][0] == "Hand" and rows[-2][0] == "Total" and rows[-1][:2] == ["Winner", "Ann"]
     assert [row[-5] for row in rows[1:3]] == ["11", "22"]  # Ann's running total
     missing = api.client.get("/api/v1/games/999.csv", headers=api.headers())

@@ -21,7 +21,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.models import Account
 from scorekeeper.models import Game
-from scorekeeper.models import HandEntry
+from scorekeeper.models import HandResult
 from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.services import accounts
@@ -58,17 +58,19 @@ def derived(app, account_id: int) -> list:
     """Every derived copy of the account's games, in creation order."""
     with app.app_context():
         rows = db.session.execute(
-            sa.select(Game.status, Game.totals, Game.winners, Game.hand_count, Game.locked)
+            sa.select(
+                Game.status, Game.totals, Game.winners, Game.hand_count, Game.locked, Game.tally
+            )
             .where(Game.account_id == account_id)
             .order_by(Game.id)
         ).all()
-        points = db.session.execute(
-            sa.select(HandEntry.points)
-            .join(Game, Game.id == HandEntry.game_id)
+        results = db.session.execute(
+            sa.select(HandResult.number, HandResult.seat, HandResult.key, HandResult.value)
+            .join(Game, Game.id == HandResult.game_id)
             .where(Game.account_id == account_id)
-            .order_by(Game.id, HandEntry.number)
+            .order_by(Game.id, HandResult.number, HandResult.seat, HandResult.key)
         ).all()
-        return [tuple(row) for row in rows] + [row[0] for row in points]
+        return [tuple(row) for row in rows] + [tuple(row) for row in results]
 
 
 def all_stats(app, account_id: int) -> dict:

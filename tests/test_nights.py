@@ -50,10 +50,12 @@ def quick_oh_hell(account, night_id=None, names=("Ann", "Ben", "Cy")) -> int:
     )
     a, b, c = names
     games.record_hand(
-        account, result.game.id, {"bids": {a: 1, b: 0, c: 1}, "tricks": {a: 1, b: 0, c: 1}}
+        games.get_game(account, result.game.id),
+        {"bids": {a: 1, b: 0, c: 1}, "tricks": {a: 1, b: 0, c: 1}},
     )
     games.record_hand(
-        account, result.game.id, {"bids": {a: 1, b: 0, c: 1}, "tricks": {a: 1, b: 0, c: 0}}
+        games.get_game(account, result.game.id),
+        {"bids": {a: 1, b: 0, c: 1}, "tricks": {a: 1, b: 0, c: 0}},
     )
     return result.game.id
 
@@ -226,7 +228,8 @@ def test_history_lists_nights_newest_first_a_page_at_a_time(app, account, logged
     second = logged_in.get("/nights/?page=2")
     assert re.findall(r'<h2><a href="/nights/\d+">(N\d+)</a></h2>', second.text) == ["N2", "N1"]
     assert 'rel="prev"' in second.text and 'rel="next"' not in second.text
-    assert logged_in.get("/nights/?page=abc").status_code == 200
+    # A page that is no page number is refused, on the pages as in the API.
+    assert logged_in.get("/nights/?page=abc").status_code == 400
 
 
 def test_history_filters_by_player_and_by_game(app, account, logged_in):
@@ -288,8 +291,7 @@ def test_a_gin_chart_ends_with_the_bonuses(app, account, logged_in):
         result = games.create_game(acct, "oklahoma_gin", ["Ann", "Ben"], {"target": 50,
                                    "box_bonus": 25, "shutout_double": True})  # fmt: skip
         games.record_hand(
-            acct,
-            result.game.id,
+            games.get_game(acct, result.game.id),
             {
                 "upcard": "9",
                 "result": "gin",
@@ -313,7 +315,8 @@ def read_csv(response) -> list[list[str]]:
     assert response.status_code == 200
     assert response.mimetype == "text/csv"
     assert response.headers["Content-Disposition"].startswith("attachment; filename=")
-    return list(csv.reader(io.StringIO(response.text)))
+    assert response.text.startswith("\ufeff")  # spreadsheets then read accents right
+    return list(csv.reader(io.StringIO(response.text.removeprefix("\ufeff"))))
 
 
 def test_the_csv_score_sheet_of_an_oh_hell_game(app, account, logged_in):
@@ -332,19 +335,21 @@ def test_the_csv_of_pitch_and_gin_games(app, account, logged_in):
     def setup(acct):
         pitch = games.create_game(acct, "pitch", ["Ann", "Ben", "Cy"])
         games.record_hand(
-            acct, pitch.game.id, {"auction": [["Ben", "pass"], ["Cy", 2], ["Ann", 2]],
-                                  "high": "Ben", "low": "Ben", "jack": None, "game": "Cy"}
+            games.get_game(acct, pitch.game.id),
+            {"auction": [["Ben", "pass"], ["Cy", 2], ["Ann", 2]],
+             "high": "Ben", "low": "Ben", "jack": None, "game": "Cy"},
         )  # fmt: skip
         gin = games.create_game(acct, "oklahoma_gin", ["Ann", "Ben"], {"target": 50,
                                 "game_bonus": 100})  # fmt: skip
         games.record_hand(
-            acct, gin.game.id, {"upcard": "7", "result": "knock", "knocker": "Ann",
-                                "knocker_deadwood": 6, "opponent_deadwood": 2}
+            games.get_game(acct, gin.game.id),
+            {"upcard": "7", "result": "knock", "knocker": "Ann",
+             "knocker_deadwood": 6, "opponent_deadwood": 2},
         )  # fmt: skip
         games.record_hand(
-            acct, gin.game.id, {"upcard": "Q", "result": "gin", "knocker": "Ben",
-                                "opponent_deadwood": 40}
-        )  # fmt: skip
+            games.get_game(acct, gin.game.id),
+            {"upcard": "Q", "result": "gin", "knocker": "Ben", "opponent_deadwood": 40},
+        )
         return pitch.game.id, gin.game.id
 
     pitch_id, gin_id = with_account(app, account.id, setup)

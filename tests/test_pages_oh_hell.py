@@ -118,7 +118,7 @@ def test_bids_then_tricks_score_the_hand(table, app):
     assert "Hand 2 of 3" in page.text
     with app.app_context():
         stored = db.session.get(Game, game)
-        assert stored.totals == {"Ann": 11, "Ben": 0, "Cy": 0}
+        assert stored.totals_by_side == {"Ann": 11, "Ben": 0, "Cy": 0}
     assert 'class="missed"' in page.text and 'class="made"' in page.text
 
 
@@ -211,7 +211,7 @@ def test_correct_an_earlier_hand_and_undo_the_last(table, app):
     )
     assert "Hand 1 corrected; later hands re-scored." in fixed.text
     with app.app_context():
-        assert db.session.get(Game, game).totals == {"Ann": 10, "Ben": 0, "Cy": 21}
+        assert db.session.get(Game, game).totals_by_side == {"Ann": 10, "Ben": 0, "Cy": 21}
     undone = table.post(f"/games/{game}/hands/2/undo", follow_redirects=True)
     assert "Hand 2 removed." in undone.text
     with app.app_context():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from sqlalchemy.orm import selectinload
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
@@ -70,7 +71,7 @@ def typed_round(upcard, result, knocker, mine, theirs) -> dict[str, str]:
 
 def stored(app, game: int) -> Game:
     with app.app_context():
-        found = db.session.get(Game, game)
+        found = db.session.get(Game, game, options=[selectinload(Game.seats)])
         db.session.expunge(found)
         return found
 
@@ -229,7 +230,7 @@ def test_knock_undercut_gin_and_draw_are_recorded_and_shown(table, app):
     assert re.search(r'<span class="who">Ann\s*<span class="rounds-won">2 rounds won', page)
     assert '<th scope="col" class="leader">★ Ben</th>' in page
     found = stored(app, game)
-    assert found.totals == {"Ann": 31, "Ben": 55}
+    assert found.totals_by_side == {"Ann": 31, "Ben": 55}
     assert found.hand_count == 4
 
 
@@ -238,7 +239,7 @@ def test_a_knock_with_no_deadwood_is_scored_as_gin(table, app):
     assert knock(table, game, 1, 0, 0, 10).status_code == 302
     row = sheet_row(table.get(f"/games/{game}").text, 1)
     assert '<span class="what">Gin</span>' in row and "by Ann" in row
-    assert stored(app, game).totals == {"Ann": 35, "Ben": 0}
+    assert stored(app, game).totals_by_side == {"Ann": 35, "Ben": 0}
 
 
 @pytest.mark.parametrize(
@@ -344,7 +345,7 @@ def test_a_typed_suit_comes_back_after_a_refusal(table, app):
     assert checked(response.text, "upcard_suit", "spades")
     assert "Knock with 5 or less · ♠ scores double" in response.text
     assert knock(table, game, 1, 0, 5, 20, upcard="5", upcard_suit="spades").status_code == 302
-    assert stored(app, game).totals == {"Ann": 30, "Ben": 0}
+    assert stored(app, game).totals_by_side == {"Ann": 30, "Ben": 0}
     row = sheet_row(table.get(f"/games/{game}").text, 1)
     assert "5♠" in row and "×2" in row
 
@@ -355,7 +356,7 @@ def test_a_draw_ignores_what_the_form_still_holds(table, app):
     assert response.status_code == 302
     found = stored(app, game)
     assert found.hand_count == 1
-    assert found.totals == {"Ann": 0, "Ben": 0}
+    assert found.totals_by_side == {"Ann": 0, "Ben": 0}
 
 
 def test_a_double_tap_records_the_round_once(table, app):
@@ -398,7 +399,7 @@ def test_correct_a_round_rescores_and_moves_the_deal(table, app):
     assert "Knock with 3 or less: Ben has 5." in bad.text
     assert checked(bad.text, "upcard", "3") and checked(bad.text, "knocker", "1")
     assert 'name="knocker_deadwood" value="5"' in bad.text
-    assert stored(app, game).totals == {"Ann": 20, "Ben": 0}
+    assert stored(app, game).totals_by_side == {"Ann": 20, "Ben": 0}
 
     # Round 1 was Ben's gin: he scores 12 + 25 and deals round 2 (Ann still wins round 2).
     fixed = table.post(
@@ -414,7 +415,7 @@ def test_correct_a_round_rescores_and_moves_the_deal(table, app):
         follow_redirects=True,
     )
     assert "Round 1 corrected; later rounds re-scored." in fixed.text
-    assert stored(app, game).totals == {"Ann": 10, "Ben": 37}
+    assert stored(app, game).totals_by_side == {"Ann": 10, "Ben": 37}
     assert "Ben deals" in sheet_row(fixed.text, 2)
     assert '<span class="what">Gin</span>' in sheet_row(fixed.text, 1)
     assert "by Ben" in sheet_row(fixed.text, 1)
@@ -425,7 +426,7 @@ def test_correct_a_round_rescores_and_moves_the_deal(table, app):
         data={"phase": "both", "upcard": "9", "result": "draw", "knocker": "1"},
     )
     assert drawn.status_code == 302
-    assert stored(app, game).totals == {"Ann": 10, "Ben": 0}
+    assert stored(app, game).totals_by_side == {"Ann": 10, "Ben": 0}
     page = table.get(f"/games/{game}").text
     assert "Ann deals" in sheet_row(page, 2)
 
@@ -439,7 +440,7 @@ def test_undo_removes_the_last_round(table, app):
     undone = table.post(f"/games/{game}/hands/2/undo", follow_redirects=True)
     assert "Round 2 removed." in undone.text
     assert '<span class="sub">· Round 2</span>' in undone.text
-    assert stored(app, game).totals == {"Ann": 10, "Ben": 0}
+    assert stored(app, game).totals_by_side == {"Ann": 10, "Ben": 0}
     refused = table.post(f"/games/{game}/hands/0/undo", follow_redirects=True)
     assert "Only the last round (Round 1) can be undone." in refused.text
     assert stored(app, game).hand_count == 1
@@ -471,7 +472,7 @@ def test_a_finished_game_shows_the_winner_and_each_bonus_and_is_read_only(table,
     sheet = re.sub(r"\s+", " ", re.search(r"<tfoot>.*?</tfoot>", sheet, re.S).group(0))
     assert "Game bonus</th> <td>+100</td>" in sheet
     assert "Shutout (doubled)</th> <td>+215</td>" in sheet
-    assert stored(app, game).totals == {"Ann": 430, "Ben": 0}
+    assert stored(app, game).totals_by_side == {"Ann": 430, "Ben": 0}
 
     # Read-only: no form, no correct links, a new round is refused.
     assert "data-gin-form" not in page
@@ -503,7 +504,7 @@ def test_a_finished_game_shows_the_winner_and_each_bonus_and_is_read_only(table,
     assert "Final score" not in page
     found = stored(app, game)
     assert found.status == "in_progress"
-    assert found.totals == {"Ann": 36, "Ben": 0}
+    assert found.totals_by_side == {"Ann": 36, "Ben": 0}
 
 
 def test_another_account_gets_404_for_game_pages(table, app):

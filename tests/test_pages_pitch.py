@@ -33,7 +33,7 @@ def points(client, game_id, number, pitcher_seat, **won):
 
 def totals(app, game):
     with app.app_context():
-        return db.session.get(Game, game).totals
+        return db.session.get(Game, game).totals_by_side
 
 
 def test_the_setup_form_offers_pitch_options(table):

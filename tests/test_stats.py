@@ -27,8 +27,8 @@ from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players
 from scorekeeper.services import stats
-from scorekeeper.views.history import chart
-from scorekeeper.views.history import nice_step
+from scorekeeper.views.chart import chart
+from scorekeeper.views.chart import nice_step
 from tests.conftest import login
 from tests.conftest import make_account
 
@@ -147,9 +147,9 @@ def play_game(account, rng, kind, names, night_id=None, finish=True) -> int:
         entry = HANDS[kind](rng, state, result.game.options)
         if kind == "oh_hell" and not finish and played == limit - 1 and rng.random() < 0.5:
             # Leave the last hand open: bids only (not scored yet).
-            result = games.record_hand(account, game_id, {"bids": entry["bids"]})
+            result = games.record_hand(games.get_game(account, game_id), {"bids": entry["bids"]})
         else:
-            result = games.record_hand(account, game_id, entry)
+            result = games.record_hand(games.get_game(account, game_id), entry)
         state = result.state
         played += 1
     return game_id
@@ -269,8 +269,9 @@ def fast_figures(account_id: int, player_id: int) -> dict:
     account = db.session.get(Account, account_id)
     found = stats.player_stats(account, player_id).to_json()["games"]
     for data in found.values():
-        for key in ("game", "title", "win_rate", "average_score", "points_per_hand"):
+        for key in ("game", "title", "win_rate", "average_score", "points_per_hand", "best_score"):
             data.pop(key)
+        data.update(data.pop("figures"))
         if "head_to_head" in data:
             data["head_to_head"] = {r["opponent"]["id"]: r for r in data["head_to_head"]}
     return found
@@ -352,15 +353,20 @@ def test_pitch_partners_share_their_team_result(app, account):
         for pitcher in ["Ann", "Cy"]:
             entry = {"pitcher": pitcher, "bid": 2, "high": "Ann", "low": "Cy", "jack": "Cy",
                      "game": "Ann"}  # fmt: skip
-            result = games.record_hand(acct, game_id, entry)
+            result = games.record_hand(games.get_game(acct, game_id), entry)
         assert result.state.winners == ["Ann & Cy"]
         ids = {p.name: p.id for p in players.roster(acct)}
         cy = stats.player_stats(acct, ids["Cy"]).kinds["pitch"]
-        assert (cy.played, cy.won, cy.score_total, cy.pitched, cy.pitched_made) == (1, 1, 8, 1, 1)
+        assert (
+            cy.played,
+            cy.won,
+            cy.score_total,
+            cy.figure("hands_pitched"),
+            cy.figure("pitches_made"),
+        ) == (1, 1, 8, 1, 1)
         ben = stats.player_stats(acct, ids["Ben"]).kinds["pitch"]
-        assert (ben.played, ben.won, ben.score_total, ben.pitched, ben.points_total) == (
-            1, 0, 0, 0, 0,
-        )  # fmt: skip
+        pitched = ben.figure("hands_pitched")
+        assert (ben.played, ben.won, ben.score_total, pitched, ben.points_total) == (1, 0, 0, 0, 0)
 
 
 def test_gin_figures_for_a_known_game(app, account):
@@ -375,10 +381,11 @@ def test_gin_figures_for_a_known_game(app, account):
             {"upcard": "9", "result": "gin", "knocker": "Ben", "opponent_deadwood": 20},  # 45
         ]  # fmt: skip
         for entry in rounds:
-            games.record_hand(acct, game_id, entry)
+            games.record_hand(games.get_game(acct, game_id), entry)
         ids = {p.name: p.id for p in players.roster(acct)}
         ben = stats.player_stats(acct, ids["Ben"]).to_json()["games"]["oklahoma_gin"]
         ann = stats.player_stats(acct, ids["Ann"]).to_json()["games"]["oklahoma_gin"]
+        ben, ann = {**ben, **ben["figures"]}, {**ann, **ann["figures"]}
     assert {k: ben[k] for k in ("played", "won", "rounds_won", "gins", "undercuts", "hands")} == {
         "played": 1, "won": 1, "rounds_won": 2, "gins": 1, "undercuts": 1, "hands": 3,
     }  # fmt: skip
@@ -398,18 +405,17 @@ def test_oh_hell_bids_and_zero_bids(app, account):
         )
         game_id = result.game.id
         games.record_hand(
-            acct,
-            game_id,
+            games.get_game(acct, game_id),
             {"bids": {"Ann": 0, "Ben": 1, "Cy": 0}, "tricks": {"Ann": 0, "Ben": 1, "Cy": 1}},
         )
         games.record_hand(
-            acct,
-            game_id,
+            games.get_game(acct, game_id),
             {"bids": {"Ann": 0, "Ben": 0, "Cy": 0}, "tricks": {"Ann": 1, "Ben": 0, "Cy": 0}},
         )
         ann_id = next(p.id for p in players.roster(acct) if p.name == "Ann")
         ann = stats.player_stats(acct, ann_id).kinds["oh_hell"]
-    assert (ann.bids, ann.bids_made, ann.zero_bids, ann.zero_bids_made) == (2, 1, 2, 1)
+    figures = [ann.figure(key) for key in ("bids", "bids_made", "zero_bids", "zero_bids_made")]
+    assert figures == [2, 1, 2, 1]
     assert (ann.hands, ann.points_total, ann.points_per_hand) == (2, 10, 5.0)
     assert (ann.played, ann.won) == (1, 0)  # Ben: 11 + 10 = 21 beats Ann's 10
 
@@ -459,8 +465,7 @@ def test_player_page_shows_the_figures(app, account, logged_in):
         acct = db.session.get(Account, account.id)
         result = games.create_game(acct, "oklahoma_gin", ["Ann", "Ben"], {"target": 50})
         games.record_hand(
-            acct,
-            result.game.id,
+            games.get_game(acct, result.game.id),
             {
                 "upcard": "9",
                 "result": "gin",
@@ -486,8 +491,7 @@ def test_leaderboard_page_ranks_the_players(app, account, logged_in):
         for winner in ("Ann", "Ann", "Ben"):
             result = games.create_game(acct, "oklahoma_gin", ["Ann", "Ben"], {"target": 50})
             games.record_hand(
-                acct,
-                result.game.id,
+                games.get_game(acct, result.game.id),
                 {
                     "upcard": "9",
                     "result": "gin",

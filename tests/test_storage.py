@@ -129,3 +129,73 @@ def test_workers_starting_together_share_one_complete_key(tmp_path):
     assert len(keys) == 1
     assert len(keys.pop()) >= 40
     assert [p.name for p in tmp_path.iterdir()] == ["secret_key"]
+
+
+def test_the_seat_migration_converts_games_stored_by_name(empty_database, tmp_path):
+    """Games stored the old way (entries, totals and points by player name) come out of the
+    migration keyed by seat, with the copies and statistics a replay gives."""
+    from datetime import UTC
+    from datetime import datetime
+
+    from flask_migrate import upgrade as upgrade_to
+
+    from scorekeeper.models import Account
+    from scorekeeper.services import games
+    from scorekeeper.services import stats
+
+    app = create_app(settings_for(empty_database, str(tmp_path)))
+    now = datetime(2024, 5, 17, 20, 0, tzinfo=UTC)
+    with app.app_context():
+        upgrade_to(revision="221a387d2506")
+        rows = {
+            "account": [{"id": 1, "username": "club", "username_key": "club",
+                         "password_hash": "x", "created_at": now}],
+            "player": [{"id": i, "account_id": 1, "name": n, "name_key": n.lower(),
+                        "archived": False, "created_at": now}
+                       for i, n in ((1, "Ann"), (2, "Ben"), (3, "Cy"))],
+            "game": [{"id": 1, "account_id": 1, "kind": "oh_hell", "first_dealer": 0,
+                      "options": {"sequence": "up", "max_cards": 2, "hook": False,
+                                  "simultaneous": False, "miss_scoring": "zero",
+                                  "zero_bid_bonus": False, "must_trump": False},
+                      "locked": True, "version": 3, "status": "finished",
+                      "totals": {"Ann": 23, "Ben": 0, "Cy": 10}, "winners": ["Ann"],
+                      "hand_count": 2, "created_at": now, "updated_at": now,
+                      "finished_at": now}],
+            "seat": [{"game_id": 1, "position": i, "player_id": i + 1} for i in range(3)],
+            "hand_entry": [
+                {"id": 1, "game_id": 1, "number": 1, "created_at": now, "updated_at": now,
+                 "input": {"bids": {"Ann": 1, "Ben": 1, "Cy": 0},
+                           "tricks": {"Ann": 1, "Ben": 0, "Cy": 0}},
+                 "points": {"Ann": 11, "Ben": 0, "Cy": 10}},
+                {"id": 2, "game_id": 1, "number": 2, "created_at": now, "updated_at": now,
+                 "input": {"bids": {"Ann": 2, "Ben": 1, "Cy": 1},
+                           "tricks": {"Ann": 2, "Ben": 0, "Cy": 0}},
+                 "points": {"Ann": 12, "Ben": 0, "Cy": 0}},
+            ],
+        }  # fmt: skip
+        metadata = sa.MetaData()
+        metadata.reflect(bind=db.engine)
+        with db.engine.begin() as connection:
+            for table in ("account", "player", "game", "seat", "hand_entry"):
+                connection.execute(metadata.tables[table].insert(), rows[table])
+        upgrade_to()
+        with db.engine.connect() as connection:
+            stored = connection.execute(
+                sa.text("SELECT input FROM hand_entry ORDER BY number")
+            ).scalars()
+            inputs = [value if isinstance(value, dict) else __import__("json").loads(value)
+                      for value in stored]  # fmt: skip
+        assert inputs[0] == {"bids": [1, 1, 0], "tricks": [1, 0, 0]}
+        account = db.session.get(Account, 1)
+        game = games.get_game(account, 1)
+        assert game.totals == [23, 0, 10] and game.winners == [0]
+        assert game.totals_by_side == {"Ann": 23, "Ben": 0, "Cy": 10}
+        assert games.played(game).state.totals == {"Ann": 23, "Ben": 0, "Cy": 10}
+        ann = stats.player_stats(account, 1).kinds["oh_hell"]
+        assert (ann.played, ann.won, ann.hands, ann.figure("bids_made"), ann.best) == (
+            1, 1, 2, 2, 23,
+        )  # fmt: skip
+        cy = stats.player_stats(account, 3).kinds["oh_hell"]
+        assert (cy.won, cy.score_total, cy.figure("zero_bids_made")) == (0, 10, 1)
+        db.session.remove()
+        db.engine.dispose()

@@ -234,6 +234,8 @@ class GameRules:
     max_players: int = 7
     #: Word for one deal on the score sheet ("Hand", "Round").
     hand_word: str = "Hand"
+    #: What the first player after the dealer does first ("bids", "plays").
+    first_to_act: str = "bids"
     #: Entry keys whose value is a player's name, keys whose value maps names to numbers and
     #: keys whose value is a list of names: what is stored is keyed by seat instead.
     name_fields: tuple[str, ...] = ()
@@ -244,6 +246,8 @@ class GameRules:
     stats: tuple[Stat, ...] = ()
     #: Show each player's record against each opponent (two-player games).
     head_to_head: bool = False
+    #: Whether the game can be played in partnerships (see ``team_seats``).
+    plays_in_teams: bool = False
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
@@ -251,6 +255,19 @@ class GameRules:
     def resolve_options(self, raw: Mapping[str, Any] | None, player_count: int) -> dict[str, Any]:
         """Every option with its effective value; refuses unknown keys and bad values."""
         return resolve_options(self.option_specs(player_count), raw or {})
+
+    def defaults(self, player_count: int) -> dict[str, Any]:
+        """Every option at its default."""
+        return {spec.key: spec.default for spec in self.option_specs(player_count)}
+
+    def low_wins(self, options: Mapping[str, Any]) -> bool:
+        """Whether the lowest total wins (Hearts); the highest otherwise."""
+        return False
+
+    def variant_of(self, options: Mapping[str, Any]) -> str:
+        """Which rule set ``options`` amount to, so statistics can compare like with like
+        (a preset's key, a score pad's game name); "" for a game without variants."""
+        return ""
 
     def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
         """Refuse a table the game cannot be played with."""

@@ -8,26 +8,49 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
 
+#: The largest whole number a form field takes (far beyond any score; keeps values in range
+#: of the database's 64-bit integers).
+LARGEST = 10**9
 
-def whole_or_none(raw: str | None, what: str, field: str) -> int | None:
-    """A form value as a whole number; blank is None; anything else is refused."""
+
+def whole_or_none(raw: str | None, what: str, field: str, negative: bool = False) -> int | None:
+    """A form value as a whole number (below zero too, with ``negative``); blank is None;
+    anything else is refused."""
     raw = (raw or "").strip()
     if raw == "":
         return None
-    if not raw.isdigit():
+    minus = negative and raw.startswith(("-", "−"))
+    sign, digits = ("-", raw[1:]) if minus else ("", raw)
+    # Only ASCII digits: "²" and "①" pass str.isdigit() but are no whole number.
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(LARGEST)):
         raise Refusal("wrong_type", f"{what} must be a whole number.", field)
-    return int(raw)
+    value = int(sign + digits)
+    if abs(value) > LARGEST:
+        raise Refusal("wrong_type", f"{what} must be a whole number.", field)
+    return value
 
 
-def per_seat(form: Mapping[str, str], prefix: str, players: list[str], what: str) -> dict:
+def per_seat(
+    form: Mapping[str, str], prefix: str, players: list[str], what: str, negative: bool = False
+) -> dict:
     """``{name: int}`` for the seats that have a value (blank seats are left out)."""
     values = {}
+    problems: list[Problem] = []
     for seat, name in enumerate(players):
-        value = whole_or_none(form.get(f"{prefix}-{seat}"), f"{name}'s {what}", f"{prefix}s.{name}")
+        try:
+            value = whole_or_none(
+                form.get(f"{prefix}-{seat}"), f"{name}'s {what}", f"{prefix}s.{name}", negative
+            )
+        except Refusal as refusal:
+            problems += refusal.problems
+            continue
         if value is not None:
             values[name] = value
+    if problems:
+        raise Refusal.of(problems)
     return values
 
 
@@ -36,7 +59,11 @@ COMPLETING = {"tricks", "points"}
 
 
 def field_errors(refusal: Refusal | None) -> dict[str, str]:
-    """``{field: message}`` so a template can show a message beside its input."""
-    if refusal is None or not refusal.field:
+    """``{field: message}`` so a template can show each message beside its input."""
+    if refusal is None:
         return {}
-    return {refusal.field: refusal.message}
+    errors: dict[str, str] = {}
+    for problem in refusal.problems:
+        if problem.field and problem.field not in errors:
+            errors[problem.field] = problem.message
+    return errors

@@ -44,6 +44,7 @@ from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
 from scorekeeper.services import nights as night_service
 from scorekeeper.services import players as roster
+from scorekeeper.services import results
 from scorekeeper.services.games import Played
 
 FORMAT = "scorekeeper-backup"
@@ -116,7 +117,7 @@ def export_account(account: Account) -> dict:
                 "hands": [
                     {
                         "number": hand.number,
-                        "input": hand.input,
+                        "input": game.plugin.rules.from_seats(hand.input, game.players),
                         "created_at": _moment(hand.created_at),
                         "updated_at": _moment(hand.updated_at),
                     }
@@ -281,9 +282,11 @@ class _Plan:
                 raise Damaged(f"{where}.name", f"{what}: {refusal.message}") from None
             if name != raw:
                 raise Damaged(f"{where}.name", f"{what}: “{raw}” has extra spaces.")
-            if name.casefold() in keys:
-                raise Damaged(f"{where}.name", f"two players are called {keys[name.casefold()]}.")
-            keys[name.casefold()] = name
+            if roster.key_of(name) in keys:
+                raise Damaged(
+                    f"{where}.name", f"two players are called {keys[roster.key_of(name)]}."
+                )
+            keys[roster.key_of(name)] = name
             players[ref] = {
                 "name": name,
                 "archived": _need(item, "archived", bool, where, what.capitalize()),
@@ -326,7 +329,8 @@ class _Plan:
         if kind not in GAMES:
             known = ", ".join(GAMES)
             raise Damaged(f"{where}.game", f"{what} is of an unknown game “{kind}” ({known}).")
-        game_rules = GAMES[kind].rules
+        plugin = GAMES[kind]
+        game_rules = plugin.rules
         seat_refs = _need(item, "players", list, where, what)
         for seat, player_ref in enumerate(seat_refs):
             if isinstance(player_ref, bool) or player_ref not in self.players:
@@ -383,6 +387,8 @@ class _Plan:
             raise Damaged(f"{where}.finished_at", f"{what} has an end time but is not over.")
         return {
             "kind": kind,
+            "plugin": plugin,
+            "setup": setup,
             "options": resolved,
             "first_dealer": first_dealer,
             "seats": seat_refs,
@@ -405,7 +411,7 @@ class _Plan:
         """Add every row to the session (the caller commits)."""
         players = {}
         for ref, values in self.players.items():
-            player = Player(account_id=account.id, name_key=values["name"].casefold(), **values)
+            player = Player(account_id=account.id, name_key=roster.key_of(values["name"]), **values)
             db.session.add(player)
             players[ref] = player
         nights = {}
@@ -415,18 +421,23 @@ class _Plan:
             nights[ref] = night
         db.session.flush()
         hand_count = 0
+        made = []
         for values in self.games:
-            state = values["state"]
+            state, plugin, setup = values["state"], values["plugin"], values["setup"]
+            status = results.status_of(state)
+            derived = results.derive(plugin, setup, state, status)
             game = Game(
                 account_id=account.id,
                 kind=values["kind"],
                 options=values["options"],
                 first_dealer=values["first_dealer"],
+                variant=plugin.rules.variant_of(values["options"]),
                 night=nights.get(values["night"]),
                 locked=values["locked"],
-                status="finished" if state.finished else "in_progress",
-                totals=dict(state.totals),
-                winners=list(state.winners),
+                status=status,
+                totals=derived.totals,
+                winners=derived.winners,
+                tally=derived.tally,
                 hand_count=len(state.hands),
                 created_at=values["created_at"],
                 updated_at=values["updated_at"],
@@ -438,8 +449,7 @@ class _Plan:
                 hands=[
                     HandEntry(
                         number=hand.number,
-                        input=hand.input,
-                        points=hand.points,
+                        input=plugin.rules.to_seats(hand.input, setup.players),
                         created_at=created,
                         updated_at=updated,
                     )
@@ -449,10 +459,12 @@ class _Plan:
                 ],
             )
             db.session.add(game)
+            made.append((game, derived))
             hand_count += len(state.hands)
         # Rows are inserted in the order they were added: ids (and so a later export) keep
         # the document's order.
         db.session.flush()
+        results.write_many(made)
         return {
             "players": len(players),
             "nights": len(nights),
@@ -479,52 +491,25 @@ def _cell(value: object) -> object:
 
 
 def game_csv(result: Played) -> str:
-    """The score sheet: a row per hand (what was entered, what it scored, the running totals),
-    end-of-game bonus lines, then the totals."""
+    """The score sheet: a row per hand (what was entered, as the game's own columns, what it
+    scored, the running totals), end-of-game bonus lines, then the totals. It starts with a
+    UTF-8 byte-order mark, so spreadsheet apps read accented names right."""
     state = result.state
-    kind = result.game.kind
-    word = result.rules.hand_word
+    rules = result.rules
+    setup = result.setup
     sides = list(state.sides)
-    players = result.players
-    header = [word, "Dealer"]
-    if kind == "oh_hell":
-        header += ["Cards", "Trump"]
-        for name in players:
-            header += [f"{name} bid", f"{name} tricks"]
-    elif kind == "pitch":
-        header += ["Pitcher", "Bid", "Made", "High", "Low", "Jack", "Game"]
-    else:
-        header += ["Upcard", "Knock limit", "Result", "Knocker", "Knocker deadwood"]
-        header += ["Opponent deadwood", "Winner"]
+    header = [rules.hand_word, "Dealer", *rules.csv_columns(setup)]
     for side in sides:
         header += [f"{side} points", f"{side} total"]
     width = len(header)
     rows = [header]
-    running = dict.fromkeys(sides, 0)
     for hand in state.hands:
-        entry, info = hand.input, hand.info
-        row: list[object] = [hand.number, hand.dealer]
-        if kind == "oh_hell":
-            row += [info["cards"], "none" if info["no_trump"] else entry.get("trump")]
-            for name in players:
-                row += [entry["bids"].get(name), (entry.get("tricks") or {}).get(name)]
-        elif kind == "pitch":
-            made = info["made"]
-            row += [info["pitcher"], info["bid"], None if made is None else made]
-            row += [entry.get(point) for point in ("high", "low", "jack", "game")]
-        else:
-            result_word = info["result"]
-            if result_word == "knock" and info["undercut"]:
-                result_word = "undercut"
-            row += [entry["upcard"], info["knock_limit"], result_word, entry.get("knocker")]
-            row += [entry.get("knocker_deadwood"), entry.get("opponent_deadwood")]
-            row += [info["winner"]]
+        row: list[object] = [hand.number, hand.dealer, *rules.csv_cells(setup, hand)]
         for side in sides:
             if hand.points is None:
                 row += [None, None]
             else:
-                running[side] += hand.points[side]
-                row += [hand.points[side], running[side]]
+                row += [hand.points[side], hand.totals[side]]
         rows.append(row)
     titles = {"game": "Game bonus", "box": "Box bonus", "shutout": "Shutout (doubled)"}
     for line in state.bonuses:
@@ -539,6 +524,7 @@ def game_csv(result: Played) -> str:
     if state.winners:
         rows.append(["Winner", " and ".join(state.winners)] + [None] * (width - 2))
     out = io.StringIO()
+    out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")
     for row in rows:
         writer.writerow([_cell(value) for value in row])

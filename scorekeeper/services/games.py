@@ -1,8 +1,10 @@
 """Games: create, record and correct hands, undo, reopen; the state as the rules derive it.
 
-What is stored is what was entered (normalised by the rules). Every change replays the whole
-game through the rules layer, so a correction re-scores every later hand, and a change the
-rules refuse leaves the database as it was.
+What is stored is what was entered, normalised by the rules and keyed by seat. A view loads
+the game once (``get_game``: one query with its seats, players and hands) and hands it to the
+service, which replays the game once through its rules, refuses what they refuse (nothing is
+changed then) and writes the entry and every derived copy in one transaction
+(``results.store``), so a correction re-scores every later hand.
 """
 
 from __future__ import annotations
@@ -13,17 +15,20 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.orm import joinedload
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.errors import NotFound
+from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
-from scorekeeper.games import GameRules
+from scorekeeper.games import GamePlugin
 from scorekeeper.games import RuleError
 from scorekeeper.games import Setup
 from scorekeeper.games import State
+from scorekeeper.games.base import Problems
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
@@ -33,6 +38,7 @@ from scorekeeper.models import Seat
 from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
 from scorekeeper.services import players as roster
+from scorekeeper.services import results
 
 CONFLICT = "Someone changed this game at the same moment. Reload it and try again."
 
@@ -42,55 +48,56 @@ class Played:
     """A game with the state its rules derive from the hands entered so far."""
 
     game: Game
-    rules: GameRules
+    plugin: GamePlugin
     setup: Setup
     state: State
+
+    @property
+    def rules(self):
+        return self.plugin.rules
 
     @property
     def players(self) -> list[str]:
         return list(self.setup.players)
 
-    @property
-    def editable(self) -> bool:
-        return not self.game.locked
-
-    @property
-    def entries(self) -> list[dict]:
-        return [hand.input for hand in self.game.hands]
-
-
-def rules_for(game: Game) -> GameRules:
-    return GAMES[game.kind].rules
-
 
 def setup_for(game: Game) -> Setup:
-    names = tuple(seat.player.name for seat in game.seats)
-    return Setup(players=names, options=game.options, first_dealer=game.first_dealer)
+    return Setup(players=tuple(game.players), options=game.options, first_dealer=game.first_dealer)
 
 
-def _replay(game: Game, entries: Sequence[Mapping[str, Any]]) -> State:
-    game_rules = rules_for(game)
+def entries_of(game: Game, setup: Setup) -> list[dict]:
+    """What was entered in each hand, with the names of the players now in the seats."""
+    rules = game.plugin.rules
+    return [rules.from_seats(row.input, setup.players) for row in game.hands]
+
+
+def _replay(plugin: GamePlugin, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
     try:
-        return game_rules.play(setup_for(game), entries)
+        return plugin.rules.play(setup, entries)
     except RuleError as error:
-        raise Refusal.from_rule(error, game_rules.hand_word) from None
+        raise Refusal.from_rule(error, plugin.rules.hand_word) from None
 
 
 def played(game: Game) -> Played:
-    """The derived state of a stored game."""
-    state = _replay(game, [hand.input for hand in game.hands])
-    return Played(game, rules_for(game), setup_for(game), state)
+    """The derived state of a loaded game (one replay)."""
+    setup = setup_for(game)
+    return Played(game, game.plugin, setup, _replay(game.plugin, setup, entries_of(game, setup)))
 
 
 # Reading ----------------------------------------------------------------------------------
 
 
 def get_game(account: Account, game_id: int) -> Game:
-    """The account's game (with seats and hands), or 404 for anyone else's."""
-    game = db.session.scalar(
-        sa.select(Game)
-        .where(Game.id == game_id, Game.account_id == account.id)
-        .options(selectinload(Game.seats), selectinload(Game.hands))
+    """The account's game with its seats, players and hands (one query), or 404 for anyone
+    else's."""
+    game = (
+        db.session.execute(
+            sa.select(Game)
+            .where(Game.id == game_id, Game.account_id == account.id)
+            .options(joinedload(Game.seats), joinedload(Game.hands))
+        )
+        .unique()
+        .scalar_one_or_none()
     )
     if game is None:
         raise NotFound("That game")
@@ -101,14 +108,8 @@ def load(account: Account, game_id: int) -> Played:
     return played(get_game(account, game_id))
 
 
-def list_games(
-    account: Account,
-    player: str | None = None,
-    kind: str | None = None,
-    page: int = 1,
-    per_page: int = 20,
-) -> tuple[list[Game], int]:
-    """A page of the account's games, newest first, and how many there are in all."""
+def games_query(account: Account, player: str | None = None, kind: str | None = None):
+    """The account's games (by a player's roster name, by game), newest first."""
     query = sa.select(Game).where(Game.account_id == account.id)
     if kind:
         query = query.where(Game.kind == kind)
@@ -117,17 +118,23 @@ def list_games(
             Game.id.in_(
                 sa.select(Seat.game_id)
                 .join(Player, Player.id == Seat.player_id)
-                .where(Player.account_id == account.id, Player.name_key == player.casefold())
+                .where(Player.account_id == account.id, Player.name_key == roster.key_of(player))
             )
         )
-    total = db.session.scalar(sa.select(sa.func.count()).select_from(query.subquery()))
-    games = db.session.scalars(
-        query.options(selectinload(Game.seats))
-        .order_by(Game.created_at.desc(), Game.id.desc())
-        .limit(per_page)
-        .offset((max(page, 1) - 1) * per_page)
-    ).all()
-    return list(games), total
+    return query.options(selectinload(Game.seats)).order_by(Game.created_at.desc(), Game.id.desc())
+
+
+def list_games(
+    account: Account,
+    player: str | None = None,
+    kind: str | None = None,
+    page: int = 1,
+    per_page: int = 20,
+):
+    """A page of the account's games (``.items``, ``.total``), newest first."""
+    return db.paginate(
+        games_query(account, player, kind), page=page, per_page=per_page, error_out=False
+    )
 
 
 # Creating ---------------------------------------------------------------------------------
@@ -142,68 +149,107 @@ def create_game(
     night_id: object = None,
 ) -> Played:
     """A new game: players in seat order (new names join the roster), options, first dealer,
-    and optionally the game night it belongs to."""
+    and optionally the game night it belongs to. Every problem is reported at once."""
+    problems: list[Problem] = []
+    plugin = None
     if not isinstance(kind, str):
-        raise Refusal("wrong_type", "Choose a game.", "game")
-    try:
-        game_rules = GAMES.get(kind).rules
-    except RuleError as error:
-        raise Refusal.from_rule(error) from None
+        problems.append(Problem("wrong_type", "Choose a game.", "game"))
+    else:
+        try:
+            plugin = GAMES.get(kind)
+        except RuleError as error:
+            problems += Refusal.from_rule(error).problems
+    cleaned: list[str] = []
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise Refusal("wrong_type", "Players must be a list of names in seat order.", "players")
+        problems.append(
+            Problem("wrong_type", "Players must be a list of names in seat order.", "players")
+        )
+    else:
+        for index, name in enumerate(names):
+            try:
+                cleaned.append(roster.clean_name(name))
+            except Refusal as refusal:
+                problems += [
+                    Problem(p.code, p.message, f"players.{index}") for p in refusal.problems
+                ]
+    keys = [roster.key_of(name) for name in cleaned]
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise Refusal("wrong_type", "Options must be an object of option values.", "options")
-    cleaned = [roster.clean_name(name) for name in names]
-    keys = [name.casefold() for name in cleaned]
+        problems.append(
+            Problem("wrong_type", "Options must be an object of option values.", "options")
+        )
+        options = {}
     if len(set(keys)) != len(keys):
-        raise Refusal("player_count", "Each player can sit at the table only once.", "players")
-    try:
-        resolved = game_rules.resolve_options(options, len(cleaned))
-        game_rules.check_players(cleaned, resolved)
-    except RuleError as error:
-        raise Refusal.from_rule(error) from None
+        problems.append(
+            Problem("player_count", "Each player can sit at the table only once.", "players")
+        )
+    resolved: dict[str, Any] = {}
+    if plugin is not None:
+        found = Problems()
+        with found.check():
+            resolved = plugin.rules.resolve_options(options, len(cleaned))
+        if isinstance(names, list) and len(set(keys)) == len(keys):
+            with found.check():
+                plugin.rules.check_players(cleaned, resolved or plugin.rules.defaults(len(cleaned)))
+        for error in found.errors:
+            problems += Refusal.from_rule(error).problems
     dealer_seat = 0
     if first_dealer is not None:
-        if not isinstance(first_dealer, str) or first_dealer.strip().casefold() not in keys:
-            raise Refusal(
-                "unknown_player", "The first dealer must be one of the players.", "first_dealer"
+        wanted = roster.key_of(first_dealer) if isinstance(first_dealer, str) else None
+        if wanted not in keys:
+            problems.append(
+                Problem(
+                    "unknown_player", "The first dealer must be one of the players.", "first_dealer"
+                )
             )
-        dealer_seat = keys.index(first_dealer.strip().casefold())
-
+        else:
+            dealer_seat = keys.index(wanted)
     night = None
     if night_id is not None:
         if isinstance(night_id, bool) or not isinstance(night_id, int):
-            raise Refusal("wrong_type", "night_id must be a whole number.", "night_id")
-        night = db.session.get(Night, night_id)
-        if night is None or night.account_id != account.id:
-            raise Refusal("not_found", "That night was not found.", "night_id")
+            problems.append(Problem("wrong_type", "night_id must be a whole number.", "night_id"))
+        else:
+            night = db.session.get(Night, night_id) if 0 < night_id < 2**31 else None
+            if night is None or night.account_id != account.id:
+                problems.append(Problem("not_found", "That night was not found.", "night_id"))
+    if problems:
+        raise Refusal.of(problems)
 
-    seated = [_find_or_new_player(account, name) for name in cleaned]
+    seated = _players_for(account, cleaned)
     game = Game(
         account_id=account.id,
         night=night,
-        kind=game_rules.key,
+        kind=plugin.key,
         options=resolved,
         first_dealer=dealer_seat,
+        variant=plugin.rules.variant_of(resolved),
         seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
     )
-    result = Played(game, game_rules, setup_for(game), _replay(game, []))
-    _copy_derived(game, result.state)
+    setup = Setup(tuple(cleaned), resolved, dealer_seat)
+    state = _replay(plugin, setup, [])
     db.session.add(game)
-    _commit()
-    return result
+    results.store(game, plugin, setup, state)
+    commit()
+    return Played(game, plugin, setup, state)
 
 
-def _find_or_new_player(account: Account, name: str) -> Player:
-    player = db.session.scalar(
-        sa.select(Player).where(Player.account_id == account.id, Player.name_key == name.casefold())
-    )
-    if player is None:
-        player = Player(account_id=account.id, name=name, name_key=name.casefold())
-        db.session.add(player)
-    return player
+def _players_for(account: Account, names: list[str]) -> list[Player]:
+    """The roster's players of these names (in order), adding the new ones (one query)."""
+    keys = [roster.key_of(name) for name in names]
+    found = {
+        player.name_key: player
+        for player in db.session.scalars(
+            sa.select(Player).where(Player.account_id == account.id, Player.name_key.in_(keys))
+        )
+    }
+    players = []
+    for name, key in zip(names, keys, strict=True):
+        if key not in found:
+            found[key] = Player(account_id=account.id, name=name, name_key=key)
+            db.session.add(found[key])
+        players.append(found[key])
+    return players
 
 
 # Changing ---------------------------------------------------------------------------------
@@ -214,9 +260,8 @@ def _check_open(game: Game) -> None:
         raise Refusal("game_over", "This game is over. Reopen it first to correct a hand.", None)
 
 
-def record_hand(account: Account, game_id: int, entry: object, number: object = None) -> Played:
+def record_hand(game: Game, entry: object, number: object = None) -> Played:
     """Start or record the next hand. ``number`` is the hand the client thinks comes next."""
-    game = get_game(account, game_id)
     if not isinstance(entry, Mapping):
         raise Refusal("wrong_type", "A hand must be an object.", None)
     expected = len(game.hands) + 1
@@ -226,16 +271,15 @@ def record_hand(account: Account, game_id: int, entry: object, number: object = 
         if number != expected:
             raise _not_next(game, number)
     _check_open(game)
-    entries = [hand.input for hand in game.hands] + [dict(entry)]
-    state = _replay(game, entries)
-    hand = state.hands[-1]
-    game.hands.append(HandEntry(number=expected, input=hand.input, points=hand.points))
+    setup = setup_for(game)
+    state = _replay(game.plugin, setup, [*entries_of(game, setup), dict(entry)])
+    game.hands.append(HandEntry(number=expected, input={}))
     # Two phones sending the same hand: the second finds the game changed under it.
-    return _save(game, state, conflict=_not_next(game, expected, recorded=expected))
+    return _save(game, setup, state, expected, conflict=_not_next(game, expected, expected))
 
 
 def _not_next(game: Game, number: int, recorded: int | None = None) -> Refusal:
-    word = rules_for(game).hand_word
+    word = game.plugin.rules.hand_word
     recorded = len(game.hands) if recorded is None else recorded
     if number <= recorded:
         message = (
@@ -248,8 +292,7 @@ def _not_next(game: Game, number: int, recorded: int | None = None) -> Refusal:
 
 
 def update_hand(
-    account: Account,
-    game_id: int,
+    game: Game,
     number: int,
     change: object,
     *,
@@ -262,30 +305,28 @@ def update_hand(
     so a second tap gets a clear answer instead of a silent re-save. With ``replace`` the
     change is the whole hand (a correction form), not a completion merged into it.
     """
-    game = get_game(account, game_id)
     if not isinstance(change, Mapping):
         raise Refusal("wrong_type", "A hand must be an object.", None)
-    row = _hand_row(game, number)
-    if complete and row.points is not None:
-        word = rules_for(game).hand_word
+    rules = game.plugin.rules
+    if not (isinstance(number, int) and 1 <= number <= len(game.hands)):
+        raise NotFound(f"{rules.hand_word} {number}")
+    setup = setup_for(game)
+    entries = entries_of(game, setup)
+    if complete and game.tally and number <= game.tally[0].get(results.HANDS, 0):
         raise Refusal(
             "not_next_hand",
-            f"{word} {number} is already complete (a second tap, or another phone got "
-            "there first). Nothing was changed.",
+            f"{rules.hand_word} {number} is already complete (a second tap, or another phone "
+            "got there first). Nothing was changed.",
             "number",
         )
     _check_open(game)
-    game_rules = rules_for(game)
-    entries = [hand.input for hand in game.hands]
-    entries[number - 1] = dict(change) if replace else game_rules.merge(row.input, change)
-    state = _replay(game, entries)
-    return _save(game, state)
+    entries[number - 1] = dict(change) if replace else rules.merge(entries[number - 1], change)
+    return _save(game, setup, _replay(game.plugin, setup, entries), number)
 
 
-def undo_last_hand(account: Account, game_id: int, number: int | None = None) -> Played:
+def undo_last_hand(game: Game, number: int | None = None) -> Played:
     """Remove the last hand (only the last one can be undone)."""
-    game = get_game(account, game_id)
-    word = rules_for(game).hand_word
+    word = game.plugin.rules.hand_word
     if not game.hands:
         raise Refusal("not_found", f"There is no {word.lower()} to undo.")
     last = game.hands[-1]
@@ -296,92 +337,60 @@ def undo_last_hand(account: Account, game_id: int, number: int | None = None) ->
             "number",
         )
     _check_open(game)
+    setup = setup_for(game)
+    entries = entries_of(game, setup)[:-1]
     game.hands.remove(last)
-    state = _replay(game, [hand.input for hand in game.hands])
-    return _save(game, state)
+    return _save(game, setup, _replay(game.plugin, setup, entries), last.number)
 
 
-def reopen(account: Account, game_id: int) -> Played:
+def reopen(game: Game) -> Played:
     """Unlock a finished game so that a hand can be corrected."""
-    game = get_game(account, game_id)
     if game.status != "finished":
         raise Refusal("not_finished", "This game is still in progress; it is open already.")
+    result = played(game)
     game.locked = False
-    return _save(game, played(game).state)
+    commit()
+    return result
 
 
-def close(account: Account, game_id: int) -> Played:
+def close(game: Game) -> Played:
     """Lock a finished game again after corrections."""
-    game = get_game(account, game_id)
     result = played(game)
     if not result.state.finished:
         raise Refusal("not_finished", "This game is not finished yet.")
     game.locked = True
-    return _save(game, result.state)
+    commit()
+    return result
 
 
-def _hand_row(game: Game, number: object) -> HandEntry:
-    if isinstance(number, int) and 1 <= number <= len(game.hands):
-        return game.hands[number - 1]
-    raise NotFound(f"{rules_for(game).hand_word} {number}")
+def _save(
+    game: Game, setup: Setup, state: State, first: int, conflict: Refusal | None = None
+) -> Played:
+    """Store the normalised entries from hand ``first`` on and every derived copy; commit."""
+    rules = game.plugin.rules
+    now = utcnow()
+    for row, hand in zip(game.hands[first - 1 :], state.hands[first - 1 :], strict=True):
+        stored = rules.to_seats(hand.input, setup.players)
+        if row.input != stored:
+            row.input = stored
+            row.updated_at = now
+    try:
+        results.store(game, game.plugin, setup, state, first)
+    except (StaleDataError, sa.exc.IntegrityError):
+        db.session.rollback()
+        raise (conflict or Refusal("conflict", CONFLICT)) from None
+    commit(conflict)
+    return Played(game, game.plugin, setup, state)
 
 
-def _copy_derived(game: Game, state: State) -> None:
-    """Refresh the stored copies of what the rules derive."""
-    was_finished = game.status == "finished"
-    game.status = "finished" if state.finished else "in_progress"
-    game.totals = dict(state.totals)
-    game.winners = list(state.winners)
-    game.hand_count = len(state.hands)
-    game.updated_at = utcnow()
-    if state.finished and not was_finished:
-        game.finished_at = game.updated_at
-        game.locked = True
-    elif not state.finished:
-        game.finished_at = None
-        game.locked = False
-
-
-def _store(game: Game, state: State) -> None:
-    """Put the normalised entries and every derived copy into the game's rows (no commit)."""
-    for row, hand in zip(game.hands, state.hands, strict=True):
-        if row.input != hand.input:
-            row.input = hand.input
-            row.updated_at = utcnow()
-        if row.points != hand.points:
-            row.points = hand.points
-    _copy_derived(game, state)
-
-
-def _save(game: Game, state: State, conflict: Refusal | None = None) -> Played:
-    _store(game, state)
-    _commit(conflict)
-    return Played(game, rules_for(game), setup_for(game), state)
-
-
-def _commit(conflict: Refusal | None = None) -> None:
+def commit(conflict: Refusal | None = None) -> None:
+    """Commit, or answer a concurrent change (a stale version, a broken constraint) with a
+    409 refusal and nothing half-saved."""
     try:
         db.session.commit()
     except (StaleDataError, sa.exc.IntegrityError):
         db.session.rollback()
         raise (conflict or Refusal("conflict", CONFLICT)) from None
-
-
-def rename_in_games(player: Player, old: str, new: str) -> None:
-    """After a roster rename: rewrite the name in the entries of every game it sits in."""
-    games = db.session.scalars(
-        sa.select(Game)
-        .join(Seat, Seat.game_id == Game.id)
-        .where(Seat.player_id == player.id)
-        .options(selectinload(Game.hands), selectinload(Game.seats))
-    ).all()
-    for game in games:
-        game_rules = rules_for(game)
-        now = [seat.player.name for seat in game.seats]
-        before = [old if name == new else name for name in now]
-        for row in game.hands:
-            row.input = game_rules.from_seats(game_rules.to_seats(row.input, before), now)
-        _store(game, played(game).state)
 
 
 # The state as JSON (the API's "game state") -----------------------------------------------
@@ -397,7 +406,7 @@ def state_json(result: Played) -> dict:
         "options": dict(game.options),
         "players": result.players,
         "teams": state.teams,
-        "status": "finished" if state.finished else "in_progress",
+        "status": game.status,
         "locked": game.locked,
         "hands": [
             {
@@ -407,6 +416,7 @@ def state_json(result: Played) -> dict:
                 **hand.info,
                 "input": hand.input,
                 "points": hand.points,
+                "totals": hand.totals,
             }
             for hand in state.hands
         ],
@@ -423,11 +433,11 @@ def summary_json(game: Game) -> dict:
     return {
         "id": game.id,
         "game": game.kind,
-        "players": [seat.player.name for seat in game.seats],
+        "players": game.players,
         "status": game.status,
         "hands": game.hand_count,
-        "totals": game.totals,
-        "winners": game.winners,
+        "totals": game.totals_by_side,
+        "winners": game.winner_names,
         "night_id": game.night_id,
         "created_at": as_utc(game.created_at).isoformat(),
     }

@@ -28,6 +28,7 @@ from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
 from scorekeeper.models import as_utc
+from scorekeeper.services import players as roster
 
 NAME_MAX = 80
 PLACE_MAX = 80
@@ -237,7 +238,7 @@ def _player_games(account: Account, player: str) -> sa.Select:
     return (
         sa.select(Seat.game_id)
         .join(Player, Player.id == Seat.player_id)
-        .where(Player.account_id == account.id, Player.name_key == player.strip().casefold())
+        .where(Player.account_id == account.id, Player.name_key == roster.key_of(player))
     )
 
 
@@ -266,12 +267,13 @@ def list_nights(
     conditions = _game_filter(account, player, kind)
     if player or kind:
         query = query.where(Night.id.in_(sa.select(Game.night_id).where(*conditions)))
-    total = db.session.scalar(sa.select(sa.func.count()).select_from(query.subquery()))
-    found = db.session.scalars(
-        query.order_by(Night.date.desc(), Night.id.desc())
-        .limit(per_page)
-        .offset((max(page, 1) - 1) * per_page)
-    ).all()
+    pagination = db.paginate(
+        query.order_by(Night.date.desc(), Night.id.desc()),
+        page=page,
+        per_page=per_page,
+        error_out=False,
+    )
+    found, total = pagination.items, pagination.total
     ids = [night.id for night in found]
     rows = {night.id: NightRow(night) for night in found}
     counted = db.session.execute(
@@ -307,10 +309,11 @@ def count_loose_games(account: Account, player: str | None = None, kind: str | N
 def standings(game: Game) -> list[dict]:
     """Final (or current) standings from the stored totals: highest first, seat order among
     equals."""
-    order = {side: index for index, side in enumerate(game.totals)}
-    ranked = sorted(game.totals.items(), key=lambda item: (-item[1], order[item[0]]))
+    sides = game.sides
+    low = game.plugin.rules.low_wins(game.options)
+    ranked = sorted(range(len(sides)), key=lambda i: ((1 if low else -1) * game.totals[i], i))
     return [
-        {"side": side, "total": total, "winner": side in game.winners} for side, total in ranked
+        {"side": sides[i], "total": game.totals[i], "winner": i in game.winners} for i in ranked
     ]
 
 
@@ -320,11 +323,11 @@ def game_brief(game: Game) -> dict:
         "id": game.id,
         "game": game.kind,
         "title": GAMES[game.kind].title,
-        "players": [seat.player.name for seat in game.seats],
+        "players": game.players,
         "status": game.status,
         "hands": game.hand_count,
-        "winners": list(game.winners),
-        "totals": dict(game.totals),
+        "winners": game.winner_names,
+        "totals": game.totals_by_side,
         "created_at": as_utc(game.created_at).isoformat(),
     }
 

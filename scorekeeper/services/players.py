@@ -29,6 +29,11 @@ def clean_name(name: object) -> str:
     return name
 
 
+def key_of(name: str) -> str:
+    """What makes two names the same player: case is ignored ("ann" is "Ann")."""
+    return " ".join(name.split()).casefold()
+
+
 def roster(account: Account) -> list[Player]:
     """Every player of the account, active ones first, then by name."""
     return list(
@@ -49,7 +54,7 @@ def get_player(account: Account, player_id: int) -> Player:
 
 def _check_free(account: Account, name: str, except_id: int | None = None) -> None:
     query = sa.select(Player).where(
-        Player.account_id == account.id, Player.name_key == name.casefold()
+        Player.account_id == account.id, Player.name_key == key_of(name)
     )
     other = db.session.scalar(query)
     if other is not None and other.id != except_id:
@@ -68,19 +73,10 @@ def _commit_or_taken(name: str) -> None:
 def add_player(account: Account, name: object) -> Player:
     name = clean_name(name)
     _check_free(account, name)
-    player = Player(account_id=account.id, name=name, name_key=name.casefold())
+    player = Player(account_id=account.id, name=name, name_key=key_of(name))
     db.session.add(player)
     _commit_or_taken(name)
     return player
-
-
-def find_or_add(account: Account, name: str) -> Player:
-    """The roster player with this name (ignoring case), added if new."""
-    name = clean_name(name)
-    player = db.session.scalar(
-        sa.select(Player).where(Player.account_id == account.id, Player.name_key == name.casefold())
-    )
-    return player or add_player(account, name)
 
 
 def update_player(
@@ -93,13 +89,9 @@ def update_player(
     if name is not None:
         name = clean_name(name)
         _check_free(account, name, except_id=player.id)
-        old = player.name
+        # Games store seats, not names: the rename is this one row.
         player.name = name
-        player.name_key = name.casefold()
-        if old != name:
-            from scorekeeper.services.games import rename_in_games
-
-            rename_in_games(player, old, name)
+        player.name_key = key_of(name)
     if archived is not None:
         player.archived = archived
     _commit_or_taken(player.name)

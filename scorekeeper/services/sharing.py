@@ -9,30 +9,28 @@ from __future__ import annotations
 import secrets
 
 import sqlalchemy as sa
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import joinedload
 
 from scorekeeper.errors import NotFound
 from scorekeeper.extensions import db
-from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.services import games
 
 
-def share(account: Account, game_id: int, renew: bool = False) -> Game:
-    """Give the game a share token (a new one with ``renew``); the existing one otherwise."""
-    game = games.get_game(account, game_id)
+def share(game: Game, renew: bool = False) -> Game:
+    """Give the game a share token (a new one with ``renew``); the existing one otherwise.
+    A change made at the same moment elsewhere answers 409 (nothing saved)."""
     if game.share_token is None or renew:
         game.share_token = secrets.token_urlsafe(24)
-        db.session.commit()
+        games.commit()
     return game
 
 
-def revoke(account: Account, game_id: int) -> Game:
+def revoke(game: Game) -> Game:
     """Stop sharing: the old link answers 404 from now on."""
-    game = games.get_game(account, game_id)
     if game.share_token is not None:
         game.share_token = None
-        db.session.commit()
+        games.commit()
     return game
 
 
@@ -46,10 +44,14 @@ def version_for_token(token: str) -> tuple[int, int] | None:
 
 def game_for_token(token: str) -> games.Played:
     """The shared game with its state, or 404 (unknown or revoked token)."""
-    game = db.session.scalar(
-        sa.select(Game)
-        .where(Game.share_token == token)
-        .options(selectinload(Game.seats), selectinload(Game.hands))
+    game = (
+        db.session.execute(
+            sa.select(Game)
+            .where(Game.share_token == token)
+            .options(joinedload(Game.seats), joinedload(Game.hands))
+        )
+        .unique()
+        .scalar_one_or_none()
     )
     if game is None or not token:
         raise NotFound("That shared game")

@@ -5,10 +5,7 @@ Bearer tokens only (no cookies), so the API needs no CSRF token.
 
 from __future__ import annotations
 
-from functools import wraps
-
 from flask import Blueprint
-from flask import Response
 from flask import current_app
 from flask import g
 from flask import jsonify
@@ -22,50 +19,17 @@ from scorekeeper.services import accounts
 from scorekeeper.services import games
 from scorekeeper.services import players
 from scorekeeper.services import sharing
+from scorekeeper.views.common import bearer_token
+from scorekeeper.views.common import json_body
+from scorekeeper.views.common import no_store
+from scorekeeper.views.common import page_number
+from scorekeeper.views.common import token_required
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
 
 
-def json_body() -> dict:
-    """The request's JSON object, or a 400 refusal."""
-    data = request.get_json(silent=True)
-    if data is None:
-        raise Refusal("invalid_json", "The request body must be JSON.")
-    if not isinstance(data, dict):
-        raise Refusal("wrong_type", "The request body must be a JSON object.")
-    return data
-
-
-def _bearer_token() -> str | None:
-    header = request.headers.get("Authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() == "bearer" and token.strip():
-        return token.strip()
-    return None
-
-
-def token_required(view):
-    """The view needs ``Authorization: Bearer <token>``; the account lands in ``g.account``."""
-
-    @wraps(view)
-    def wrapper(*args, **kwargs):
-        token = _bearer_token()
-        account = accounts.account_for_token(token) if token else None
-        if account is None:
-            raise Refusal("unauthorized", "Send a valid token: Authorization: Bearer <token>.")
-        g.account = account
-        return view(*args, **kwargs)
-
-    return wrapper
-
-
-@bp.after_request
-def no_store(response: Response) -> Response:
-    response.headers.setdefault("Cache-Control", "no-store")
-    if response.status_code == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
-    return response
+bp.after_request(no_store)
 
 
 @bp.get("/openapi.json")
@@ -96,7 +60,7 @@ def create_token():
 @token_required
 def revoke_token():
     """Revoke the token this request was sent with."""
-    accounts.revoke_token(_bearer_token())
+    accounts.revoke_token(bearer_token())
     return "", 204
 
 
@@ -135,14 +99,6 @@ def update_player(player_id: int):
 # Games ------------------------------------------------------------------------------------
 
 
-def page_arg() -> int:
-    """The ``page`` query argument (1 when absent), or a 400 refusal."""
-    raw = request.args.get("page", "1")
-    if not raw.isdigit() or int(raw) < 1:
-        raise Refusal("wrong_type", "page must be a whole number from 1.", "page")
-    return int(raw)
-
-
 @bp.post("/games")
 @token_required
 def create_game():
@@ -163,9 +119,9 @@ def create_game():
 @token_required
 def list_games():
     """A page of the account's games, newest first."""
-    page = page_arg()
+    page = page_number()
     per_page = current_app.config["GAMES_PER_PAGE"]
-    found, total = games.list_games(
+    found = games.list_games(
         g.account,
         player=request.args.get("player") or None,
         kind=request.args.get("game") or None,
@@ -174,10 +130,10 @@ def list_games():
     )
     return jsonify(
         {
-            "games": [games.summary_json(game) for game in found],
+            "games": [games.summary_json(game) for game in found.items],
             "page": page,
             "per_page": per_page,
-            "total": total,
+            "total": found.total,
         }
     )
 
@@ -195,7 +151,7 @@ def record_hand(game_id: int):
     """Start or record the next hand; ``number`` guards against double submission."""
     body = json_body()
     number = body.pop("number", None)
-    result = games.record_hand(g.account, game_id, body, number=number)
+    result = games.record_hand(games.get_game(g.account, game_id), body, number=number)
     return jsonify(games.state_json(result)), 201
 
 
@@ -205,35 +161,39 @@ def update_hand(game_id: int, number: int):
     """Complete or correct a hand; later hands are re-scored."""
     body = json_body()
     body.pop("number", None)
-    return jsonify(games.state_json(games.update_hand(g.account, game_id, number, body)))
+    return jsonify(
+        games.state_json(games.update_hand(games.get_game(g.account, game_id), number, body))
+    )
 
 
 @bp.delete("/games/<int:game_id>/hands/<int:number>")
 @token_required
 def undo_hand(game_id: int, number: int):
     """Undo the last hand."""
-    return jsonify(games.state_json(games.undo_last_hand(g.account, game_id, number)))
+    return jsonify(
+        games.state_json(games.undo_last_hand(games.get_game(g.account, game_id), number))
+    )
 
 
 @bp.post("/games/<int:game_id>/reopen")
 @token_required
 def reopen_game(game_id: int):
     """Unlock a finished game to correct a hand."""
-    return jsonify(games.state_json(games.reopen(g.account, game_id)))
+    return jsonify(games.state_json(games.reopen(games.get_game(g.account, game_id))))
 
 
 @bp.post("/games/<int:game_id>/close")
 @token_required
 def close_game(game_id: int):
     """Lock a finished game again."""
-    return jsonify(games.state_json(games.close(g.account, game_id)))
+    return jsonify(games.state_json(games.close(games.get_game(g.account, game_id))))
 
 
 @bp.post("/games/<int:game_id>/share")
 @token_required
 def share_game(game_id: int):
     """The absolute link of the game's read-only view (made on first call)."""
-    game = sharing.share(g.account, game_id)
+    game = sharing.share(games.get_game(g.account, game_id))
     return jsonify({"url": url_for("share.view", token=game.share_token, _external=True)}), 201
 
 
@@ -241,5 +201,5 @@ def share_game(game_id: int):
 @token_required
 def unshare_game(game_id: int):
     """Revoke the read-only link: it answers 404 from now on."""
-    sharing.revoke(g.account, game_id)
+    sharing.revoke(games.get_game(g.account, game_id))
     return "", 204

@@ -17,12 +17,13 @@ from scorekeeper.services import backup
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import stats
-from scorekeeper.views.api import json_body
-from scorekeeper.views.api import page_arg
-from scorekeeper.views.api import token_required
-from scorekeeper.views.history import NIGHTS_PER_PAGE
-from scorekeeper.views.history import csv_response
-from scorekeeper.views.history import restore_limit
+from scorekeeper.views.common import json_body
+from scorekeeper.views.common import no_store
+from scorekeeper.views.common import page_number
+from scorekeeper.views.common import token_required
+from scorekeeper.views.history.backup import restore_limit
+from scorekeeper.views.history.nights import NIGHTS_PER_PAGE
+from scorekeeper.views.history.nights import csv_response
 
 bp = Blueprint("api_history", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -30,12 +31,7 @@ csrf.exempt(bp)
 NIGHT_FIELDS = {"date", "name", "place", "notes"}
 
 
-@bp.after_request
-def no_store(response):
-    response.headers.setdefault("Cache-Control", "no-store")
-    if response.status_code == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
-    return response
+bp.after_request(no_store)
 
 
 # Nights ------------------------------------------------------------------------------------
@@ -60,7 +56,7 @@ def create_night():
 @token_required
 def list_nights():
     """A page of nights, newest first, each with its games' ids, kinds, status and winners."""
-    page = page_arg()
+    page = page_number()
     per_page = current_app.config.get("NIGHTS_PER_PAGE", NIGHTS_PER_PAGE)
     rows, total = nights.list_nights(
         g.account,

@@ -52,7 +52,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(Refusal)
     def refusal(error: Refusal):
         if wants_json():
-            return jsonify({"errors": [error.to_json()]}), error.status
+            return jsonify(error.to_json()), error.status
         return error_response(error.status, error.code, error.message)
 
     @app.errorhandler(Exception)

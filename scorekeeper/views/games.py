@@ -1,4 +1,8 @@
-"""Game pages: set up a game, enter each hand, correct, undo, reopen; the score sheet."""
+"""Game pages: set up a game, enter each hand, correct, undo, reopen; the score sheet.
+
+Each view loads the game once, reads the form with the game's own reader, calls the games
+service once and renders the game's own template (``games/<key>/...``).
+"""
 
 from __future__ import annotations
 
@@ -19,8 +23,9 @@ from scorekeeper.games import entry_form
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players as roster
+from scorekeeper.services.games import Played
+from scorekeeper.views.common import check_action
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
-from scorekeeper.views.setup_form import OPTION_CHOICE_LABELS
 from scorekeeper.views.setup_form import OPTION_HINTS
 from scorekeeper.views.setup_form import read_setup
 
@@ -33,24 +38,28 @@ def require_login():
     """Every game page needs a logged-in account."""
 
 
-def check_action(game_id: int | None = None) -> None:
-    """Refuse a forged or expired form; a game that is not the account's is a 404 first."""
-    if game_id is not None:
-        games.get_game(current_user, game_id)
-    if not ActionForm().validate_on_submit():
-        abort(400)
+def titles() -> dict[str, str]:
+    return {key: plugin.title for key, plugin in GAMES.items()}
+
+
+def owned_action(game_id: int):
+    """The account's game (404 for anyone else's, before anything else), then the form's
+    CSRF check."""
+    game = games.get_game(current_user, game_id)
+    check_action()
+    return game
 
 
 @bp.get("/")
 def index():
     """Games in progress first, then finished ones, newest first."""
-    found, total = games.list_games(current_user, per_page=50)
+    page = games.list_games(current_user, per_page=50)
     return render_template(
         "games/index.html",
-        in_progress=[g for g in found if g.status == "in_progress"],
-        finished=[g for g in found if g.status == "finished"],
-        total=total,
-        titles={key: GAMES[key].title for key in GAMES},
+        in_progress=[g for g in page.items if g.status == "in_progress"],
+        finished=[g for g in page.items if g.status != "in_progress"],
+        total=page.total,
+        titles=titles(),
     )
 
 
@@ -58,16 +67,18 @@ def index():
 def new():
     """Choose a game, its players in seat order, the first dealer and the options."""
     kind = request.values.get("game")
+    night_arg = request.values.get("night", "")
+    night = None
+    if night_arg.isascii() and night_arg.isdigit() and int(night_arg) < 2**31:
+        night = nights.get_night(current_user, int(night_arg), False)
     if kind not in GAMES:
         return render_template(
             "games/choose.html",
             choices=[plugin.rules for plugin in GAMES.values()],
-            night=request.args.get("night", ""),
+            night=night_arg if night else "",
         )
     game_rules = GAMES[kind].rules
     active = [p for p in roster.roster(current_user) if not p.archived]
-    night_arg = request.values.get("night", "")
-    night = nights.get_night(current_user, int(night_arg), False) if night_arg.isdigit() else None
     refusal = None
     if request.method == "POST":
         check_action()
@@ -92,51 +103,43 @@ def new():
             night=night,
             roster=active,
             specs=game_rules.option_specs(game_rules.max_players),
-            choice_labels=OPTION_CHOICE_LABELS,
             option_hints=OPTION_HINTS,
             new_rows=range(1, NEW_PLAYER_ROWS + 1),
             form=request.form,
             refusal=refusal,
+            errors=entry_form.field_errors(refusal),
             action_form=ActionForm(formdata=None),
         ),
-        422 if refusal else 200,
+        refusal.status if refusal else 200,
     )
 
 
-def game_context(result) -> dict:
-    """What one game's templates need beyond the state."""
-    return result.rules.page_context(result.setup)
-
-
-def _render_game(result, refusal=None, entered=None, phase=None, status=200):
-    template = f"games/{result.game.kind}/show.html"
+def game_page(result: Played, template: str, status: int = 200, **context):
+    """A page of one game: its own template with the state and what every game page uses."""
     return (
         render_template(
-            template,
-            **game_context(result),
+            result.plugin.template(template),
+            **result.rules.page_context(result.setup),
             played=result,
             state=result.state,
             game=result.game,
-            refusal=refusal,
-            errors=entry_form.field_errors(refusal),
-            entered=entered,
-            phase=phase,
-            running=running_totals(result.state),
             action_form=ActionForm(formdata=None),
+            **context,
         ),
         status,
     )
 
 
-def running_totals(state) -> list[dict[str, int]]:
-    """The totals after each hand, for the score sheet."""
-    totals = {side: 0 for side in state.sides}
-    rows = []
-    for hand in state.hands:
-        for side, points in (hand.points or {}).items():
-            totals[side] += points
-        rows.append(dict(totals))
-    return rows
+def _render_game(result: Played, refusal=None, entered=None, phase=None):
+    return game_page(
+        result,
+        "show.html",
+        refusal.status if refusal else 200,
+        refusal=refusal,
+        errors=entry_form.field_errors(refusal),
+        entered=entered,
+        phase=phase,
+    )
 
 
 @bp.get("/<int:game_id>")
@@ -145,16 +148,18 @@ def show(game_id: int):
     return _render_game(games.load(current_user, game_id))
 
 
+def _hand_number() -> int | None:
+    return entry_form.whole_or_none(request.form.get("number"), "The hand number", "number")
+
+
 @bp.post("/<int:game_id>/hands")
 def record(game_id: int):
-    """Record the next hand's bids (a form always carries the hand number it was made for)."""
-    check_action(game_id)
-    result = games.load(current_user, game_id)
+    """Record the next hand (a form always carries the hand number it was made for)."""
+    game = owned_action(game_id)
     phase = request.form.get("phase", "")
     try:
-        number = entry_form.whole_or_none(request.form.get("number"), "The hand number", "number")
-        entry = GAMES[result.game.kind].read_hand(request.form, result.players, phase)
-        games.record_hand(current_user, game_id, entry, number=number)
+        entry = game.plugin.read_hand(request.form, game.players, phase)
+        games.record_hand(game, entry, number=_hand_number())
     except Refusal as refusal:
         return _refused(game_id, refusal, phase)
     return redirect(url_for("games.show", game_id=game_id))
@@ -163,84 +168,74 @@ def record(game_id: int):
 @bp.post("/<int:game_id>/hands/<int:number>")
 def update(game_id: int, number: int):
     """Complete a hand (its tricks) or correct it (bids and tricks)."""
-    check_action(game_id)
-    result = games.load(current_user, game_id)
+    game = owned_action(game_id)
     phase = request.form.get("phase", "")
     correcting = phase == "both"
+    word = game.plugin.rules.hand_word
     try:
-        entry = GAMES[result.game.kind].read_hand(request.form, result.players, phase)
+        entry = game.plugin.read_hand(request.form, game.players, phase)
         complete = phase in entry_form.COMPLETING
-        games.update_hand(
-            current_user, game_id, number, entry, complete=complete, replace=correcting
-        )
+        games.update_hand(game, number, entry, complete=complete, replace=correcting)
     except Refusal as refusal:
-        if correcting:
-            return _render_edit(games.load(current_user, game_id), number, refusal, 422)
+        if correcting and refusal.code not in ("not_next_hand", "conflict"):
+            return _render_edit(games.load(current_user, game_id), number, refusal)
         return _refused(game_id, refusal, phase)
     if correcting:
-        word = result.rules.hand_word
         flash(f"{word} {number} corrected; later {word.lower()}s re-scored.", "success")
     return redirect(url_for("games.show", game_id=game_id))
 
 
 def _refused(game_id: int, refusal: Refusal, phase: str):
     """Show the game again with the message and everything that was typed."""
-    result = games.load(current_user, game_id)
-    if refusal.code in ("not_next_hand", "conflict"):
+    if refusal.code in ("not_next_hand", "conflict", "not_found"):
         flash(refusal.message, "warning")
         return redirect(url_for("games.show", game_id=game_id))
-    entered = GAMES[result.game.kind].typed(request.form, result.players)
-    return _render_game(result, refusal, entered, phase, refusal.status)
+    result = games.load(current_user, game_id)
+    entered = result.plugin.typed(request.form, result.players)
+    return _render_game(result, refusal, entered, phase)
 
 
 @bp.get("/<int:game_id>/hands/<int:number>/edit")
 def edit(game_id: int, number: int):
-    """Correct a hand: its bids and tricks, prefilled."""
+    """Correct a hand: what was entered for it, prefilled."""
     return _render_edit(games.load(current_user, game_id), number)
 
 
-def _render_edit(result, number, refusal=None, status=200):
+def _render_edit(result: Played, number: int, refusal=None):
     if not 1 <= number <= len(result.state.hands):
         abort(404)
-    hand = result.state.hands[number - 1]
-    entered = None
-    if refusal is not None:
-        entered = GAMES[result.game.kind].typed(request.form, result.players)
-    return (
-        render_template(
-            f"games/{result.game.kind}/edit.html",
-            **game_context(result),
-            played=result,
-            game=result.game,
-            hand=hand,
-            refusal=refusal,
-            errors=entry_form.field_errors(refusal),
-            entered=entered,
-            action_form=ActionForm(formdata=None),
-        ),
-        status,
+    entered = result.plugin.typed(request.form, result.players) if refusal else None
+    return game_page(
+        result,
+        "edit.html",
+        refusal.status if refusal else 200,
+        hand=result.state.hands[number - 1],
+        refusal=refusal,
+        errors=entry_form.field_errors(refusal),
+        entered=entered,
     )
 
 
 @bp.post("/<int:game_id>/hands/<int:number>/undo")
 def undo(game_id: int, number: int):
     """Undo the last hand."""
-    check_action(game_id)
+    game = owned_action(game_id)
+    word = game.plugin.rules.hand_word
     try:
-        result = games.undo_last_hand(current_user, game_id, number)
+        games.undo_last_hand(game, number)
     except Refusal as refusal:
         flash(refusal.message, "warning")
     else:
-        flash(f"{result.rules.hand_word} {number} removed.", "success")
+        flash(f"{word} {number} removed.", "success")
     return redirect(url_for("games.show", game_id=game_id))
 
 
 @bp.post("/<int:game_id>/reopen")
 def reopen(game_id: int):
     """Reopen a finished game to correct a mistake."""
-    check_action(game_id)
+    game = owned_action(game_id)
     try:
-        games.reopen(current_user, game_id)
+        games.reopen(game)
     except Refusal as refusal:
         flash(refusal.message, "warning")
     else:
@@ -251,9 +246,9 @@ def reopen(game_id: int):
 @bp.post("/<int:game_id>/close")
 def close(game_id: int):
     """Close a reopened game again."""
-    check_action(game_id)
+    game = owned_action(game_id)
     try:
-        games.close(current_user, game_id)
+        games.close(game)
     except Refusal as refusal:
         flash(refusal.message, "warning")
     return redirect(url_for("games.show", game_id=game_id))

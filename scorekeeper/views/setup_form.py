@@ -15,16 +15,6 @@ from scorekeeper.games import GameRules
 from scorekeeper.games import Option
 from scorekeeper.models import Player
 
-#: How choice values read on the form.
-OPTION_CHOICE_LABELS = {
-    "up": "Up: 1, 2, 3 … most",
-    "down": "Down: most … 3, 2, 1",
-    "up-down": "Up and down: 1 … most … 1",
-    "down-up": "Down and up: most … 1 … most",
-    "zero": "Nothing",
-    "per_trick": "1 point per trick taken",
-}
-
 #: Hints that replace an option's own help on the form (where it depends on the table).
 OPTION_HINTS = {
     "max_cards": "Blank: by player count (3 → 15, 4 → 13, 5 → 10, 6 → 8, 7 → 7). "
@@ -77,7 +67,7 @@ def _seat(raw: str | None, name: str) -> int | None:
     raw = (raw or "").strip()
     if not raw:
         return None
-    if not raw.isdigit():
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 3:
         raise Refusal("wrong_type", f"{name}'s seat must be a number.", "players")
     return int(raw)
 
@@ -94,7 +84,8 @@ def read_options(form: Mapping[str, str], specs: Sequence[Option]) -> dict[str, 
             continue
         elif spec.kind == "int" or (spec.choices and isinstance(spec.choices[0], int)):
             raw = raw.strip()
-            if not raw.lstrip("-").isdigit():
+            digits = raw.removeprefix("-")
+            if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
                 raise Refusal(
                     "option_value", f"{spec.label} must be a whole number.", f"options.{spec.key}"
                 )

@@ -21,9 +21,7 @@ from flask_login import login_required
 from scorekeeper.forms import ActionForm
 from scorekeeper.services import games
 from scorekeeper.services import sharing
-from scorekeeper.views.games import check_action
-from scorekeeper.views.games import game_context
-from scorekeeper.views.games import running_totals
+from scorekeeper.views.games import owned_action
 
 bp = Blueprint("share", __name__)
 
@@ -43,7 +41,7 @@ def manage(game_id: int):
     return render_template(
         "share/manage.html",
         game=game,
-        title=games.rules_for(game).title,
+        title=game.plugin.title,
         url=share_url(game) if game.share_token else None,
         action_form=ActionForm(formdata=None),
     )
@@ -53,9 +51,9 @@ def manage(game_id: int):
 @login_required
 def create(game_id: int):
     """Share the game (or issue a new link with renew=1, which ends the old one)."""
-    check_action(game_id)
+    game = owned_action(game_id)
     renew = request.form.get("renew") == "1"
-    sharing.share(current_user, game_id, renew=renew)
+    sharing.share(game, renew=renew)
     if renew:
         flash("New link made: the old one no longer works.", "success")
     return redirect(url_for("share.manage", game_id=game_id))
@@ -65,8 +63,7 @@ def create(game_id: int):
 @login_required
 def revoke(game_id: int):
     """Stop sharing: the link shows nothing from now on."""
-    check_action(game_id)
-    sharing.revoke(current_user, game_id)
+    sharing.revoke(owned_action(game_id))
     flash("Sharing stopped: the link no longer works.", "success")
     return redirect(url_for("share.manage", game_id=game_id))
 
@@ -109,9 +106,8 @@ def view(token: str):
                 played=result,
                 state=result.state,
                 game=result.game,
-                running=running_totals(result.state),
                 readonly=True,
-                **game_context(result),
+                **result.rules.page_context(result.setup),
             )
         )
     response.set_etag(etag)

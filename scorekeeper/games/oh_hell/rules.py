@@ -149,6 +149,12 @@ class OhHell(GameRules):
                 choices=SEQUENCES,
                 help="Up: 1 card, then 2, 3 ... up to the most. Down: the reverse. "
                 "Up-down and down-up go there and back.",
+                choice_labels={
+                    "up": "Up: 1, 2, 3 … most",
+                    "down": "Down: most … 3, 2, 1",
+                    "up-down": "Up and down: 1 … most … 1",
+                    "down-up": "Down and up: most … 1 … most",
+                },
             ),
             Option(
                 "max_cards",
@@ -182,6 +188,7 @@ class OhHell(GameRules):
                 "zero",
                 choices=("zero", "per_trick"),
                 help="Zero: nothing. Per trick: 1 point for each trick taken.",
+                choice_labels={"zero": "Nothing", "per_trick": "1 point per trick taken"},
             ),
             Option(
                 "zero_bid_bonus",

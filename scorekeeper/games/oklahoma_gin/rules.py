@@ -60,6 +60,7 @@ class OklahomaGin(GameRules):
     min_players = 2
     max_players = 2
     hand_word = "Round"
+    first_to_act = "plays"
     name_fields = ("knocker",)
     head_to_head = True
     facts = (
@@ -70,7 +71,7 @@ class OklahomaGin(GameRules):
     )
     stats = (
         Stat("Rounds won", "rounds_won", out_of="hands"),
-        Stat("Gins", "gins", per="played"),
+        Stat("Gins", "gins"),
         Stat("Undercuts made", "undercuts"),
         Stat("Undercut as the knocker", "undercut"),
     )

@@ -84,6 +84,7 @@ class Pitch(GameRules):
     hand_word = "Hand"
     name_fields = ("pitcher", "high", "low", "jack", "game")
     name_maps = ("game_points",)
+    plays_in_teams = True
     facts = (
         Fact("hands_pitched", "Hands pitched"),
         Fact("pitches_made", "Pitches made"),

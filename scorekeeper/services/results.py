@@ -1,0 +1,292 @@
+"""The copies of a game the rules derive, rewritten on every change of the game.
+
+- ``Game.totals`` (by side), ``winners`` (side numbers), ``status``, ``hand_count``: what
+  lists and history show without replaying a game.
+- ``hand_result`` rows: each scored hand's points, running total and facts per seat, and the
+  end of a finished game (hand 0: ``final`` and ``won``). Statistics are plain GROUP BY
+  queries over them.
+- ``Game.tally``: each seat's part in the statistics (games played and won, final score,
+  hands, points, and the sum of every fact), and ``player_stat``: those parts summed per
+  player, game and variant. A save applies the difference between the game's old and new
+  tally to ``player_stat``, so a statistics page reads a few rows whatever the history's size.
+
+None of these hold a name, so a roster rename touches none of them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from scorekeeper.extensions import db
+from scorekeeper.games import GamePlugin
+from scorekeeper.games import Setup
+from scorekeeper.games import State
+from scorekeeper.models import Game
+from scorekeeper.models import HandResult
+from scorekeeper.models import PlayerStat
+from scorekeeper.models import Seat
+from scorekeeper.models import utcnow
+
+#: Figures every game has, besides its own facts. ``best`` is a maximum, not a sum.
+PLAYED, WON, IN_PROGRESS, SCORE, BEST, HANDS, POINTS = (
+    "played",
+    "won",
+    "in_progress",
+    "score",
+    "best",
+    "hands",
+    "points",
+)
+#: The hand number under which the end of a finished game is kept.
+END = 0
+
+#: Add a tally's difference to ``player_stat`` (``best`` keeps the larger value). The same
+#: SQL on SQLite (3.24 and newer) and PostgreSQL.
+UPSERT_STATS = sa.text(
+    "INSERT INTO player_stat (player_id, kind, variant, key, value) "
+    "VALUES (:player_id, :kind, :variant, :key, :value) "
+    "ON CONFLICT (player_id, kind, variant, key) DO UPDATE SET value = CASE "
+    "WHEN player_stat.key = 'best' THEN CASE WHEN excluded.value > player_stat.value "
+    "THEN excluded.value ELSE player_stat.value END "
+    "ELSE player_stat.value + excluded.value END"
+)
+
+
+def status_of(state: State, game: Game | None = None) -> str:
+    if state.finished:
+        return "finished"
+    if game is not None and game.status == "abandoned":
+        return "abandoned"
+    return "in_progress"
+
+
+@dataclass
+class Derived:
+    """Everything a save writes, computed from the rules' state (no database)."""
+
+    totals: list[int]
+    winners: list[int]
+    tally: list[dict[str, int]]
+    rows: list[dict]
+
+
+def derive(plugin: GamePlugin, setup: Setup, state: State, status: str, first: int = 1) -> Derived:
+    """The copies of a game in ``state``; ``rows`` are the hand results of hands from
+    ``first`` on and, for a finished game, its end."""
+    rules = plugin.rules
+    sides = state.sides
+    side_of = rules.side_of_seat(setup.options, len(setup.players))
+    seats = range(len(setup.players))
+    tally: list[dict[str, int]] = [defaultdict(int) for _ in seats]
+    rows: list[dict] = []
+    for hand in state.hands:
+        if hand.status != "scored" or hand.points is None:
+            continue
+        facts = rules.hand_facts(setup, hand)
+        for seat in seats:
+            side = sides[side_of[seat]]
+            figures = {POINTS: hand.points[side], "total": hand.totals[side]}
+            figures.update((key, value) for key, value in facts[seat].items() if value)
+            counts = tally[seat]
+            counts[HANDS] += 1
+            counts[POINTS] += hand.points[side]
+            for key, value in facts[seat].items():
+                counts[key] += value
+            if hand.number >= first:
+                rows.extend(
+                    {"number": hand.number, "seat": seat, "key": key, "value": value}
+                    for key, value in figures.items()
+                )
+    winners = [sides.index(side) for side in state.winners]
+    for seat in seats:
+        counts = tally[seat]
+        if status == "finished":
+            side = sides[side_of[seat]]
+            won = int(side_of[seat] in winners)
+            counts.update({PLAYED: 1, WON: won, SCORE: state.totals[side]})
+            counts[BEST] = state.totals[side]
+            rows.append({"number": END, "seat": seat, "key": "final", "value": counts[SCORE]})
+            if won:
+                rows.append({"number": END, "seat": seat, "key": WON, "value": 1})
+        elif status == "in_progress":
+            counts[IN_PROGRESS] = 1
+    return Derived(
+        totals=[state.totals[side] for side in sides],
+        winners=winners,
+        tally=[dict(counts) for counts in tally],
+        rows=rows,
+    )
+
+
+def store(
+    game: Game,
+    plugin: GamePlugin,
+    setup: Setup,
+    state: State,
+    first: int = 1,
+    seats_before: Sequence[int] | None = None,
+) -> None:
+    """Rewrite the game's copies after a change of hand ``first`` or later (no commit).
+
+    ``seats_before`` are the players' ids by seat before a change of the table (the old
+    tally is taken away from them). Statements: the game's UPDATE (at flush), hand results
+    (a DELETE only where old rows may differ, then one INSERT), one upsert of statistics.
+    """
+    was_finished = game.status == "finished"
+    old_tally = list(game.tally or [])
+    status = status_of(state, game)
+    derived = derive(plugin, setup, state, status, first)
+
+    game.status = status
+    game.totals = derived.totals
+    game.winners = derived.winners
+    game.hand_count = len(state.hands)
+    game.tally = derived.tally
+    game.updated_at = utcnow()
+    if state.finished and not was_finished:
+        game.finished_at = game.updated_at
+        game.locked = True
+    elif not state.finished:
+        game.finished_at = None
+        game.locked = False
+
+    old_scored = old_tally[0].get(HANDS, 0) if old_tally else 0
+    if game.id is not None and (was_finished or first <= old_scored):
+        db.session.execute(
+            sa.delete(HandResult).where(
+                HandResult.game_id == game.id,
+                sa.or_(HandResult.number >= first, HandResult.number == END),
+            )
+        )
+    if game.id is None:
+        db.session.flush()
+    if derived.rows:
+        db.session.execute(
+            sa.insert(HandResult), [{"game_id": game.id, **row} for row in derived.rows]
+        )
+    players_now = [seat.player.id for seat in game.seats]
+    apply_tally(
+        game.kind,
+        game.variant,
+        players_before=list(seats_before or players_now),
+        old=old_tally,
+        players_now=players_now,
+        new=derived.tally,
+        game_id=game.id,
+    )
+
+
+def apply_tally(
+    kind: str,
+    variant: str,
+    players_before: Sequence[int],
+    old: Sequence[dict[str, int]],
+    players_now: Sequence[int],
+    new: Sequence[dict[str, int]],
+    game_id: int | None = None,
+) -> None:
+    """Add the difference between a game's old and new tally to ``player_stat``."""
+    deltas: dict[tuple[int, str], int] = defaultdict(int)
+    best: dict[int, int] = {}
+    lowered: set[int] = set()
+    for player, counts in zip(players_before, old, strict=False):
+        for key, value in counts.items():
+            if key != BEST:
+                deltas[(player, key)] -= value
+    for player, counts in zip(players_now, new, strict=False):
+        for key, value in counts.items():
+            if key == BEST:
+                best[player] = value
+            else:
+                deltas[(player, key)] += value
+    for player, counts in zip(players_before, old, strict=False):
+        if BEST in counts and best.get(player, counts[BEST] - 1) < counts[BEST]:
+            lowered.add(player)
+    params = [
+        {"player_id": player, "kind": kind, "variant": variant, "key": key, "value": value}
+        for (player, key), value in deltas.items()
+        if value
+    ]
+    params += [
+        {"player_id": player, "kind": kind, "variant": variant, "key": BEST, "value": value}
+        for player, value in best.items()
+    ]
+    if params:
+        db.session.execute(UPSERT_STATS, params)
+    if lowered:
+        recompute_best(lowered, kind, variant)
+
+
+def recompute_best(players: Iterable[int], kind: str, variant: str) -> None:
+    """A best score may have gone down (a correction, an undo, a deleted game): read it again
+    from the ends of the players' finished games (two statements, on this rare path only)."""
+    players = sorted(set(players))
+    db.session.flush()
+    db.session.execute(
+        sa.delete(PlayerStat).where(
+            PlayerStat.player_id.in_(players),
+            PlayerStat.kind == kind,
+            PlayerStat.variant == variant,
+            PlayerStat.key == BEST,
+        )
+    )
+    finals = (
+        sa.select(
+            Seat.player_id,
+            sa.literal(kind),
+            sa.literal(variant),
+            sa.literal(BEST),
+            sa.func.max(HandResult.value),
+        )
+        .join(Seat, sa.and_(Seat.game_id == HandResult.game_id, Seat.position == HandResult.seat))
+        .join(Game, Game.id == HandResult.game_id)
+        .where(
+            Seat.player_id.in_(players),
+            Game.kind == kind,
+            Game.variant == variant,
+            HandResult.number == END,
+            HandResult.key == "final",
+        )
+        .group_by(Seat.player_id)
+    )
+    db.session.execute(
+        sa.insert(PlayerStat).from_select(["player_id", "kind", "variant", "key", "value"], finals)
+    )
+
+
+def forget(game: Game) -> None:
+    """Take a game that is being deleted out of the statistics, its results first (so that a
+    best score it held is read again without it)."""
+    db.session.execute(sa.delete(HandResult).where(HandResult.game_id == game.id))
+    players = [seat.player.id for seat in game.seats]
+    apply_tally(game.kind, game.variant, players, game.tally or [], [], [])
+
+
+def write_many(made: Sequence[tuple[Game, Derived]], chunk: int = 5000) -> None:
+    """Hand results and statistics of many stored games at once (a restore, a rebuild): the
+    games are flushed already and their copies were set from ``derive``."""
+    rows = [{"game_id": game.id, **row} for game, derived in made for row in derived.rows]
+    for start in range(0, len(rows), chunk):
+        db.session.execute(sa.insert(HandResult), rows[start : start + chunk])
+    sums: dict[tuple, int] = defaultdict(int)
+    best: dict[tuple, int] = {}
+    for game, derived in made:
+        for seat, counts in zip(game.seats, derived.tally, strict=True):
+            for key, value in counts.items():
+                where = (seat.player.id, game.kind, game.variant, key)
+                if key == BEST:
+                    best[where] = max(best.get(where, value), value)
+                else:
+                    sums[where] += value
+    params = [
+        {"player_id": p, "kind": k, "variant": v, "key": key, "value": value}
+        for (p, k, v, key), value in [*sums.items(), *best.items()]
+        if value or key == BEST
+    ]
+    for start in range(0, len(params), chunk):
+        db.session.execute(UPSERT_STATS, params[start : start + chunk])

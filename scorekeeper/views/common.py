@@ -1,0 +1,73 @@
+"""Small helpers the views share: form checks, the page-number reader, API tokens."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from flask import Response
+from flask import abort
+from flask import g
+from flask import request
+
+from scorekeeper.errors import Refusal
+from scorekeeper.forms import ActionForm
+from scorekeeper.services import accounts
+
+#: The highest page number a list accepts (a larger one would overflow the query's offset).
+MAX_PAGE = 1_000_000
+
+
+def check_action() -> None:
+    """Refuse a forged or expired form (the CSRF token of a one-button form)."""
+    if not ActionForm().validate_on_submit():
+        abort(400)
+
+
+def page_number() -> int:
+    """The ``page`` query argument (1 when absent); ASCII digits from 1 to ``MAX_PAGE`` only,
+    else a 400 refusal (the same for pages and the API)."""
+    raw = request.args.get("page", "1").strip()
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_PAGE:
+        raise Refusal("wrong_type", f"page must be a whole number from 1 to {MAX_PAGE}.", "page")
+    return int(raw)
+
+
+def json_body() -> dict:
+    """The request's JSON object, or a 400 refusal."""
+    data = request.get_json(silent=True)
+    if data is None:
+        raise Refusal("invalid_json", "The request body must be JSON.")
+    if not isinstance(data, dict):
+        raise Refusal("wrong_type", "The request body must be a JSON object.")
+    return data
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    return None
+
+
+def token_required(view):
+    """The view needs ``Authorization: Bearer <token>``; the account lands in ``g.account``."""
+
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        token = bearer_token()
+        account = accounts.account_for_token(token) if token else None
+        if account is None:
+            raise Refusal("unauthorized", "Send a valid token: Authorization: Bearer <token>.")
+        g.account = account
+        return view(*args, **kwargs)
+
+    return wrapper
+
+
+def no_store(response: Response) -> Response:
+    """API answers are never cached; a 401 says which scheme to use."""
+    response.headers.setdefault("Cache-Control", "no-store")
+    if response.status_code == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="scorekeeper"'
+    return response

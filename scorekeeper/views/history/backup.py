@@ -1,0 +1,101 @@
+"""Backup pages: download the whole account, restore a backup into an empty account."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Response
+from flask import abort
+from flask import current_app
+from flask import flash
+from flask import redirect
+from flask import render_template
+from flask import request
+from flask import url_for
+from flask_login import current_user
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from scorekeeper.errors import Refusal
+from scorekeeper.extensions import csrf
+from scorekeeper.forms import RestoreForm
+from scorekeeper.services import backup
+from scorekeeper.services import nights
+from scorekeeper.views.history.blueprint import bp
+
+#: A backup file may be larger than any other request (MAX_CONTENT_LENGTH).
+RESTORE_MAX_CONTENT_LENGTH = 16 * 1024 * 1024
+
+
+def _backup_page(form: RestoreForm, status: int = 200):
+    return (
+        render_template(
+            "history/backup.html",
+            form=form,
+            empty=backup.is_empty(current_user),
+            limit_mb=restore_limit() / 1024 / 1024,
+        ),
+        status,
+    )
+
+
+@bp.get("/backup")
+def backup_page():
+    """Download a backup of the account; restore one into an empty account."""
+    return _backup_page(RestoreForm(formdata=None))
+
+
+@bp.get("/backup/download")
+def backup_download():
+    """The whole account as one JSON file."""
+    document = backup.export_account(current_user)
+    body = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    name = re.sub(r"[^A-Za-z0-9_-]+", "-", current_user.username).strip("-") or "account"
+    day = nights.today().isoformat()
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="scorekeeper-{name}-{day}.json"'
+    )
+    return response
+
+
+def restore_limit() -> int:
+    """The largest backup accepted (bytes): more than other requests may send."""
+    return current_app.config.get("RESTORE_MAX_CONTENT_LENGTH", RESTORE_MAX_CONTENT_LENGTH)
+
+
+@bp.post("/backup")
+@csrf.exempt  # checked below, once the larger limit for a backup file is in place
+def restore():
+    """Restore an uploaded backup into this (empty) account: all of it or nothing."""
+    request.max_content_length = restore_limit()
+    try:
+        if current_app.config.get("WTF_CSRF_ENABLED", True):
+            csrf.protect()
+        form = RestoreForm()
+        valid = form.validate_on_submit()
+    except RequestEntityTooLarge:
+        form = RestoreForm(formdata=None)
+        form.backup.errors = [
+            f"That file is larger than the {restore_limit() / 1024 / 1024:g} MB this server "
+            "accepts. Nothing was restored."
+        ]
+        return _backup_page(form, 413)
+    if not valid:
+        abort(400)
+    upload = form.backup.data
+    if upload is None or not getattr(upload, "filename", ""):
+        form.backup.errors = ["Choose the backup file to restore."]
+        return _backup_page(form, 422)
+    try:
+        document = backup.read_document(upload.read())
+        counts = backup.restore_account(current_user, document)
+    except Refusal as refusal:
+        form.backup.errors = [refusal.message]
+        return _backup_page(form, 422)
+    flash(
+        "Backup restored: "
+        f"{counts['players']} players, {counts['nights']} nights, {counts['games']} games.",
+        "success",
+    )
+    return redirect(url_for("history.index"))

@@ -1,0 +1,32 @@
+"""The history blueprint, its login check and the filters its pages use."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+from flask_login import login_required
+
+from scorekeeper.games import GAMES
+
+bp = Blueprint("history", __name__)
+
+
+@bp.before_request
+@login_required
+def require_login():
+    """Every history page needs a logged-in account."""
+
+
+@bp.app_template_filter("percent")
+def percent(value: float | None) -> str:
+    """0.4286 -> "43%"; nothing to divide -> "–"."""
+    return "–" if value is None else f"{round(value * 100)}%"
+
+
+@bp.app_template_filter("average")
+def average(value: float | None, places: int = 1) -> str:
+    """12.345 -> "12.3"; nothing to divide -> "–"."""
+    return "–" if value is None else f"{value:.{places}f}".replace("-", "−")
+
+
+def titles() -> dict[str, str]:
+    return {key: plugin.title for key, plugin in GAMES.items()}
