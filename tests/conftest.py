@@ -165,7 +165,7 @@ class Api:
         response = self.client.open(
             "/api/v1" + path, method=method, json=json, headers=headers, **kwargs
         )
-        check_response(method, "/api/v1" + path, response)
+        check_response(self.client.application, method, "/api/v1" + path, response)
         return response
 
     def get(self, path, **kwargs):

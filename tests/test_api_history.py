@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Night
-from scorekeeper.openapi import document
 from scorekeeper.services import nights
+from tests.openapi_check import document
 from tests.test_stats import build_history
 
 
@@ -155,9 +155,9 @@ def test_player_statistics_and_leaderboards(api):
 # CSV -----------------------------------------------------------------------------------------
 
 
-def check_csv_documented(response) -> None:
+def check_csv_documented(api, response) -> None:
     """The CSV answer matches its own entry in the OpenAPI document (status and media type)."""
-    operation = document()["paths"]["/api/v1/games/{game_id}.csv"]["get"]
+    operation = document(api.client.application)["paths"]["/api/v1/games/{game_id}.csv"]["get"]
     documented = operation["responses"][str(response.status_code)]
     assert response.mimetype == next(iter(documented["content"]))
 
@@ -165,14 +165,14 @@ def check_csv_documented(response) -> None:
 def test_a_game_as_csv(api):
     state = play_oh_hell(api)
     response = api.client.get(f"/api/v1/games/{state['id']}.csv", headers=api.headers())
-    check_csv_documented(response)
+    check_csv_documented(api, response)
     assert response.status_code == 200 and response.mimetype == "text/csv"
     assert response.text.startswith("\ufeff")  # spreadsheets then read accents right
     rows = list(csv.reader(io.StringIO(response.text.removeprefix("\ufeff"))))
     assert rows[0][0] == "Hand" and rows[-2][0] == "Total" and rows[-1][:2] == ["Winner", "Ann"]
     assert [row[-5] for row in rows[1:3]] == ["11", "22"]  # Ann's running total
     missing = api.client.get("/api/v1/games/999.csv", headers=api.headers())
-    check_csv_documented(missing)
+    check_csv_documented(api, missing)
     assert missing.status_code == 404 and error(missing)["code"] == "not_found"
     assert api.client.get(f"/api/v1/games/{state['id']}.csv").status_code == 401
 
@@ -250,7 +250,7 @@ def test_another_account_gets_404_for_every_night_stat_and_export(api, other_api
     csv_response = other_api.client.get(
         f"/api/v1/games/{state['id']}.csv", headers=other_api.headers()
     )
-    check_csv_documented(csv_response)
+    check_csv_documented(api, csv_response)
     assert csv_response.status_code == 404
     assert other_api.get("/nights").get_json()["nights"] == []
     assert other_api.get("/leaderboards/oh_hell").get_json()["players"] == []

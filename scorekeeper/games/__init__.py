@@ -30,6 +30,9 @@ class Registry:
 
     def __init__(self, plugins: Iterable[GamePlugin] = ()) -> None:
         self._games: dict[str, GamePlugin] = {}
+        #: Goes up with every change, so what is built from the games (the API document)
+        #: knows to build itself again.
+        self.version = 0
         for plugin in plugins:
             self.add(plugin)
 
@@ -37,10 +40,12 @@ class Registry:
         if plugin.key in self._games:
             raise ValueError(f"a game with the key {plugin.key!r} is registered already")
         self._games[plugin.key] = plugin
+        self.version += 1
         return plugin
 
     def remove(self, key: str) -> None:
-        self._games.pop(key, None)
+        if self._games.pop(key, None) is not None:
+            self.version += 1
 
     def __contains__(self, key: object) -> bool:
         return key in self._games

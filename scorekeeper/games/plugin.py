@@ -3,10 +3,11 @@
 ``scorekeeper/games/<key>/`` holds
 - ``rules.py``: the pure rules (no Flask, no database), a ``GameRules`` subclass;
 - ``form.py``: the reader that turns the game page's form into an entry for the rules;
+- ``schema.py``: the shapes of its hands in the JSON API (see ``scorekeeper.games.schema``);
 - ``templates/``: ``show.html`` (the game page), ``edit.html`` (a correction), ``_sheet.html``
   (the score sheet), and any partials they include;
 - ``static/`` (optional): ``game.css`` and ``game.js``, loaded on the game's pages;
-- ``__init__.py``: ``GAME = GamePlugin.from_folder(__file__, RULES, form)``.
+- ``__init__.py``: ``GAME = GamePlugin.from_folder(__file__, RULES, form, schema)``.
 
 The rest of the app asks the plug-in (and through it the rules) for everything else: the
 game's options, its word for a hand, its per-hand facts and statistics, its CSV columns.
@@ -28,11 +29,14 @@ class GamePlugin:
 
     rules: GameRules
     form: ModuleType
+    schema: ModuleType
     folder: Path
 
     @classmethod
-    def from_folder(cls, init_file: str, rules: GameRules, form: ModuleType) -> GamePlugin:
-        return cls(rules=rules, form=form, folder=Path(init_file).resolve().parent)
+    def from_folder(
+        cls, init_file: str, rules: GameRules, form: ModuleType, schema: ModuleType
+    ) -> GamePlugin:
+        return cls(rules=rules, form=form, schema=schema, folder=Path(init_file).resolve().parent)
 
     @property
     def key(self) -> str:

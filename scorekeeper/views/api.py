@@ -1,4 +1,6 @@
-"""The JSON API (v1): the same services and messages as the pages.
+"""The JSON API (v1): accounts, tokens, the roster and games, on the same services and with
+the same messages as the pages. Each operation is declared once (``declare``): its body,
+query and answers are pydantic models that check it and write the OpenAPI document.
 
 Bearer tokens only (no cookies), so the API needs no CSRF token.
 """
@@ -11,42 +13,61 @@ from flask import g
 from flask import jsonify
 from flask import request
 from flask import url_for
+from pydantic import ValidationError
 
+from scorekeeper.api import schemas as s
+from scorekeeper.api.schemas import game_models
+from scorekeeper.api.spec import BASIC
+from scorekeeper.api.spec import answers
+from scorekeeper.api.spec import declare
+from scorekeeper.api.spec import problems_of
+from scorekeeper.api.spec import spec
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
-from scorekeeper.openapi import document as openapi_document
 from scorekeeper.services import accounts
 from scorekeeper.services import games
 from scorekeeper.services import players
 from scorekeeper.services import sharing
 from scorekeeper.views.common import bearer_token
-from scorekeeper.views.common import json_body
 from scorekeeper.views.common import no_store
 from scorekeeper.views.common import page_number
 from scorekeeper.views.common import token_required
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
-
-
 bp.after_request(no_store)
 
 
+def body() -> dict:
+    """The checked request body, as sent (fields left out stay out)."""
+    return request.context.json.model_dump(exclude_unset=True)
+
+
+def state(result, status: int = 200):
+    return jsonify(games.state_json(result)), status
+
+
 @bp.get("/openapi.json")
+@declare(resp=answers(HTTP_200=s.OpenApi), security=None)
 def openapi():
-    """The OpenAPI document describing this API."""
-    return jsonify(openapi_document())
+    """This document: every operation of the API with its bodies and answers."""
+    return jsonify(spec.spec)
+
+
+# Accounts and tokens ----------------------------------------------------------------------
 
 
 @bp.post("/accounts")
+@declare(json=s.Credentials, resp=answers(400, 403, 422, HTTP_201=s.AccountOut), security=None)
 def create_account():
     """Sign up (unless sign-up is switched off)."""
-    body = json_body()
-    account = accounts.create_account(body.get("username"), body.get("password"))
+    sent = body()
+    account = accounts.create_account(sent["username"], sent["password"])
     return jsonify({"id": account.id, "username": account.username}), 201
 
 
 @bp.post("/tokens")
+@declare(resp=answers(401, 429, HTTP_201=s.Token), security=BASIC)
 def create_token():
     """Exchange HTTP Basic credentials for a bearer token."""
     auth = request.authorization
@@ -58,14 +79,19 @@ def create_token():
 
 @bp.delete("/tokens")
 @token_required
+@declare(resp=answers(401, HTTP_204=None))
 def revoke_token():
     """Revoke the token this request was sent with."""
     accounts.revoke_token(bearer_token())
     return "", 204
 
 
+# Players ----------------------------------------------------------------------------------
+
+
 @bp.get("/players")
 @token_required
+@declare(resp=answers(401, HTTP_200=s.PlayerList))
 def list_players():
     """The roster, archived players last."""
     return jsonify({"players": [p.to_json() for p in players.roster(g.account)]})
@@ -73,25 +99,20 @@ def list_players():
 
 @bp.post("/players")
 @token_required
+@declare(json=s.NewPlayer, resp=answers(400, 401, 409, 422, HTTP_201=s.PlayerOut))
 def add_player():
     """Add a player to the roster."""
-    body = json_body()
-    if "name" not in body:
-        raise Refusal("required", "Enter a name.", "name")
-    return jsonify(players.add_player(g.account, body["name"]).to_json()), 201
+    return jsonify(players.add_player(g.account, body()["name"]).to_json()), 201
 
 
 @bp.patch("/players/<int:player_id>")
 @token_required
+@declare(json=s.PlayerChange, resp=answers(400, 401, 404, 409, 422, HTTP_200=s.PlayerOut))
 def update_player(player_id: int):
     """Rename, archive or restore a player."""
-    body = json_body()
-    unknown = set(body) - {"name", "archived"}
-    if unknown:
-        field = sorted(unknown)[0]
-        raise Refusal("wrong_type", f"Unknown field “{field}”.", field)
+    sent = body()
     player = players.update_player(
-        g.account, player_id, name=body.get("name"), archived=body.get("archived")
+        g.account, player_id, name=sent.get("name"), archived=sent.get("archived")
     )
     return jsonify(player.to_json())
 
@@ -101,24 +122,26 @@ def update_player(player_id: int):
 
 @bp.post("/games")
 @token_required
+@declare(json=s.NewGame, resp=answers(400, 401, 404, 409, 422, HTTP_201=s.GameState))
 def create_game():
-    """Create a game: players in seat order, options, first dealer."""
-    body = json_body()
+    """Create a game: players in seat order, options, first dealer, night."""
+    sent = body()
     result = games.create_game(
         g.account,
-        body.get("game"),
-        body.get("players"),
-        body.get("options"),
-        body.get("first_dealer"),
-        body.get("night_id"),
+        sent["game"],
+        sent["players"],
+        sent.get("options"),
+        sent.get("first_dealer"),
+        sent.get("night_id"),
     )
-    return jsonify(games.state_json(result)), 201
+    return state(result, 201)
 
 
 @bp.get("/games")
 @token_required
+@declare(query=s.ListQuery, resp=answers(400, 401, HTTP_200=s.GameList))
 def list_games():
-    """A page of the account's games, newest first."""
+    """A page of the account's games, newest first (by a player, by game)."""
     page = page_number()
     per_page = current_app.config["GAMES_PER_PAGE"]
     found = games.list_games(
@@ -140,57 +163,77 @@ def list_games():
 
 @bp.get("/games/<int:game_id>")
 @token_required
+@declare(resp=answers(401, 404, HTTP_200=s.GameState))
 def get_game(game_id: int):
     """The game state."""
-    return jsonify(games.state_json(games.load(g.account, game_id)))
+    return state(games.load(g.account, game_id))
+
+
+def hand_of(game, sent: dict) -> dict:
+    """The body checked against the game's own hand model (known once the game is).
+
+    A field the model does not know is refused here. A value of the wrong kind is left to
+    the rules, which refuse it with the same code and the message the pages give ("Ben's
+    deadwood must be a whole number.")."""
+    try:
+        checked = game_models(game.plugin)["hand_body"].model_validate(sent)
+    except ValidationError as error:
+        unknown = [e for e in error.errors() if e["type"] in ("extra_forbidden", "missing")]
+        if unknown:
+            raise Refusal.of(problems_of(unknown)) from None
+        return dict(sent)
+    return checked.model_dump(exclude_unset=True)
 
 
 @bp.post("/games/<int:game_id>/hands")
 @token_required
+@declare(json=s.HandBody, resp=answers(400, 401, 404, 409, 422, HTTP_201=s.GameState))
 def record_hand(game_id: int):
     """Start or record the next hand; ``number`` guards against double submission."""
-    body = json_body()
-    number = body.pop("number", None)
-    result = games.record_hand(games.get_game(g.account, game_id), body, number=number)
-    return jsonify(games.state_json(result)), 201
+    game = games.get_game(g.account, game_id)
+    entry = hand_of(game, body())
+    number = entry.pop("number", None)
+    return state(games.record_hand(game, entry, number=number), 201)
 
 
 @bp.patch("/games/<int:game_id>/hands/<int:number>")
 @token_required
+@declare(json=s.HandBody, resp=answers(400, 401, 404, 409, 422, HTTP_200=s.GameState))
 def update_hand(game_id: int, number: int):
     """Complete or correct a hand; later hands are re-scored."""
-    body = json_body()
-    body.pop("number", None)
-    return jsonify(
-        games.state_json(games.update_hand(games.get_game(g.account, game_id), number, body))
-    )
+    game = games.get_game(g.account, game_id)
+    entry = hand_of(game, body())
+    entry.pop("number", None)
+    return state(games.update_hand(game, number, entry))
 
 
 @bp.delete("/games/<int:game_id>/hands/<int:number>")
 @token_required
+@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
 def undo_hand(game_id: int, number: int):
     """Undo the last hand."""
-    return jsonify(
-        games.state_json(games.undo_last_hand(games.get_game(g.account, game_id), number))
-    )
+    return state(games.undo_last_hand(games.get_game(g.account, game_id), number))
 
 
 @bp.post("/games/<int:game_id>/reopen")
 @token_required
+@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
 def reopen_game(game_id: int):
     """Unlock a finished game to correct a hand."""
-    return jsonify(games.state_json(games.reopen(games.get_game(g.account, game_id))))
+    return state(games.reopen(games.get_game(g.account, game_id)))
 
 
 @bp.post("/games/<int:game_id>/close")
 @token_required
+@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
 def close_game(game_id: int):
-    """Lock a finished game again."""
-    return jsonify(games.state_json(games.close(games.get_game(g.account, game_id))))
+    """Lock a finished game again (or end an open-ended one)."""
+    return state(games.close(games.get_game(g.account, game_id)))
 
 
 @bp.post("/games/<int:game_id>/share")
 @token_required
+@declare(resp=answers(401, 404, 409, HTTP_201=s.ShareLink))
 def share_game(game_id: int):
     """The absolute link of the game's read-only view (made on first call)."""
     game = sharing.share(games.get_game(g.account, game_id))
@@ -199,6 +242,7 @@ def share_game(game_id: int):
 
 @bp.delete("/games/<int:game_id>/share")
 @token_required
+@declare(resp=answers(401, 404, 409, HTTP_204=None))
 def unshare_game(game_id: int):
     """Revoke the read-only link: it answers 404 from now on."""
     sharing.revoke(games.get_game(g.account, game_id))

@@ -11,13 +11,14 @@ from flask import jsonify
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from scorekeeper.errors import Refusal
+from scorekeeper.api import schemas as s
+from scorekeeper.api.spec import answers
+from scorekeeper.api.spec import declare
 from scorekeeper.extensions import csrf
 from scorekeeper.services import backup
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import stats
-from scorekeeper.views.common import json_body
 from scorekeeper.views.common import no_store
 from scorekeeper.views.common import page_number
 from scorekeeper.views.common import token_required
@@ -27,10 +28,6 @@ from scorekeeper.views.history.nights import csv_response
 
 bp = Blueprint("api_history", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
-
-NIGHT_FIELDS = {"date", "name", "place", "notes"}
-
-
 bp.after_request(no_store)
 
 
@@ -39,23 +36,22 @@ bp.after_request(no_store)
 
 @bp.post("/nights")
 @token_required
+@declare(json=s.NewNight, resp=answers(400, 401, 422, HTTP_201=s.NightOut))
 def create_night():
     """Start a game night (dated today unless a date is given)."""
-    body = json_body()
-    unknown = set(body) - NIGHT_FIELDS
-    if unknown:
-        field = sorted(unknown)[0]
-        raise Refusal("wrong_type", f"Unknown field “{field}”.", field)
-    night = nights.create_night(
-        g.account, body.get("date"), body.get("name"), body.get("place"), body.get("notes")
-    )
+    sent = request.context.json
+    night = nights.create_night(g.account, sent.date, sent.name, sent.place, sent.notes)
     return jsonify(nights.night_json(night, games=[])), 201
 
 
 @bp.get("/nights")
 @token_required
+@declare(query=s.ListQuery, resp=answers(400, 401, HTTP_200=s.NightList))
 def list_nights():
-    """A page of nights, newest first, each with its games' ids, kinds, status and winners."""
+    """A page of nights, newest first, each with its games' ids, kinds, status and winners.
+
+    ``player`` (a roster name) and ``game`` (a game key) keep the nights with a matching
+    game, each with its matching games."""
     page = page_number()
     per_page = current_app.config.get("NIGHTS_PER_PAGE", NIGHTS_PER_PAGE)
     rows, total = nights.list_nights(
@@ -78,6 +74,7 @@ def list_nights():
 
 @bp.get("/nights/<int:night_id>")
 @token_required
+@declare(resp=answers(401, 404, HTTP_200=s.NightOut))
 def get_night(night_id: int):
     """A night with every game in it and the games' standings."""
     night = nights.get_night(g.account, night_id)
@@ -89,6 +86,7 @@ def get_night(night_id: int):
 
 @bp.get("/players/<int:player_id>/stats")
 @token_required
+@declare(resp=answers(401, 404, HTTP_200=s.PlayerStatsOut))
 def player_stats(player_id: int):
     """A player's statistics, game by game."""
     return jsonify(stats.player_stats(g.account, player_id).to_json())
@@ -96,6 +94,7 @@ def player_stats(player_id: int):
 
 @bp.get("/leaderboards/<game>")
 @token_required
+@declare(resp=answers(401, 404, HTTP_200=s.Leaderboard))
 def leaderboard(game: str):
     """Everyone's record at one game (finished games), best first."""
     lines = stats.leaderboard(g.account, game)
@@ -107,6 +106,7 @@ def leaderboard(game: str):
 
 @bp.get("/games/<int:game_id>.csv")
 @token_required
+@declare(resp=answers(401, 404, HTTP_200=None), raw="text/csv")
 def game_csv(game_id: int):
     """The game's score sheet as CSV."""
     return csv_response(games.load(g.account, game_id))
@@ -114,6 +114,7 @@ def game_csv(game_id: int):
 
 @bp.get("/backup")
 @token_required
+@declare(resp=answers(401, HTTP_200=s.Backup))
 def get_backup():
     """The whole account as one JSON document."""
     return jsonify(backup.export_account(g.account))
@@ -121,8 +122,12 @@ def get_backup():
 
 @bp.post("/restore")
 @token_required
+@declare(resp=answers(400, 401, 413, 422, HTTP_201=s.Restored))
 def restore():
-    """Restore a backup into this account, which must hold no data: all of it or nothing."""
+    """Restore a backup into this account, which must hold no data: all of it or nothing.
+
+    Anything but a whole, undamaged backup of a known version into an account with no
+    players, nights or games is refused and changes nothing."""
     request.max_content_length = restore_limit()
     try:
         raw = request.get_data(cache=False)

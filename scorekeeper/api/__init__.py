@@ -1,0 +1,1 @@
+"""The JSON API: its schemas (``schemas``) and their declaration with spectree (``spec``)."""

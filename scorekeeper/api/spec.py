@@ -1,0 +1,202 @@
+"""The API declared once: spectree checks each request body and query against its pydantic
+model before the view runs, checks each answer against its model after, and writes the
+OpenAPI document (served at /api/v1/openapi.json) from the same models.
+
+A refused request keeps the app's error format, ``{"errors": [{code, field, message}]}``:
+pydantic's findings become the API's codes (``wrong_type``, ``required``, ...).
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+from typing import Any
+
+from flask import request
+from pydantic import BaseModel
+from pydantic import ValidationError
+from spectree import Response
+from spectree import SecurityScheme
+from spectree import SpecTree
+from spectree.models import SecuritySchemeData
+
+from scorekeeper.api import schemas
+from scorekeeper.errors import Problem
+from scorekeeper.errors import Refusal
+from scorekeeper.games import GAMES
+
+#: What a value of each pydantic type had to be, in words.
+KINDS = {
+    "int": "a whole number",
+    "string": "text",
+    "bool": "true or false",
+    "dict": "an object",
+    "model": "an object",
+    "list": "a list",
+    "tuple": "a list",
+    "float": "a number",
+    "none": "null",
+}
+
+BEARER = {"bearer": []}
+BASIC = {"basic": []}
+
+
+def _where(location: tuple) -> str | None:
+    return ".".join(str(part) for part in location) or None
+
+
+def problems_of(error: ValidationError | list[dict]) -> list[Problem]:
+    """pydantic's findings as the API's problems: a missing field is ``required``, an
+    unknown one or a value of the wrong kind ``wrong_type``, a value out of its range
+    ``option_value`` under ``options`` and ``wrong_type`` elsewhere."""
+    problems: list[Problem] = []
+    found_errors = error.errors(include_url=False) if isinstance(error, ValidationError) else error
+    for found in found_errors:
+        location = tuple(part for part in found["loc"] if not _is_branch(part))
+        field = _where(location)
+        kind = found["type"]
+        if kind == "missing":
+            problems.append(Problem("required", f"“{field}” is missing.", field))
+            continue
+        if kind == "extra_forbidden":
+            code = "unknown_option" if location[:1] == ("options",) else "wrong_type"
+            problems.append(Problem(code, f"There is no field called “{field}”.", field))
+            continue
+        base = kind.removesuffix("_type").removesuffix("_parsing")
+        if base in KINDS:
+            message = f"“{field}” must be {KINDS[base]}." if field else None
+        else:
+            message = f"“{field}”: {found['msg']}." if field else None
+        message = message or "The request body must be a JSON object."
+        code = "option_value" if location[:1] == ("options",) else "wrong_type"
+        problems.append(Problem(code, message, field))
+    # A value that fits none of a union's types is one problem, not one per type.
+    unique = list(
+        {(problem.code, problem.field): problem for problem in reversed(problems)}.values()
+    )
+    unique.reverse()
+    return unique or [Problem("wrong_type", "The request body is not what was expected.")]
+
+
+def _is_branch(part: Any) -> bool:
+    """Union branches in pydantic's locations ("int", "function-after[...]") are no fields."""
+    return isinstance(part, str) and ("[" in part or part in KINDS or part.endswith("-nullable"))
+
+
+def refuse_invalid(req, resp, error, instance, model_adapter) -> None:
+    """spectree's hook before the view: a request its models refuse becomes a Refusal."""
+    if error is not None:
+        if isinstance(error, ValidationError):
+            raise Refusal.of(problems_of(error))
+        raise Refusal("wrong_type", "The request is not what was expected.")
+
+
+class ApiSpec(SpecTree):
+    """spectree, with a document that follows the registered games: the models that depend
+    on them are drawn again whenever a game is added (or removed)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        self._declared: dict[tuple[type, str], None] = {}
+        self._drawn_for: int | None = None
+        #: Views whose success answer is no JSON: their media type.
+        self.raw_media: dict[str, str] = {}
+        super().__init__(*args, **kwargs)
+
+    def _add_model(self, model, mode="validation"):
+        self._declared[(model, mode)] = None
+        return super()._add_model(model=model, mode=mode)
+
+    @property
+    def spec(self):
+        if self._drawn_for != GAMES.version or not hasattr(self, "_spec"):
+            self.models = {}
+            for model, mode in self._declared:
+                super()._add_model(model=model, mode=mode)
+            self._spec = self._with_raw_media(self._generate_spec())
+            self._drawn_for = GAMES.version
+        return self._spec
+
+    def _with_raw_media(self, document: dict) -> dict:
+        for item in document["paths"].values():
+            for operation in item.values():
+                media = self.raw_media.get(operation.get("operationId"))
+                if media is not None:
+                    success = operation["responses"]["200"]
+                    success["content"] = {media: {"schema": {"type": "string"}}}
+        return document
+
+
+#: The document is served by the API blueprint itself (/api/v1/openapi.json); spectree's own
+#: documentation routes are not registered (its pages would load scripts from a CDN).
+spec = ApiSpec(
+    "flask",
+    title="Scorekeeper API",
+    version="1",
+    description="Keep score of card games played at a real table. Errors are "
+    "{errors: [{code, field, message}]}; a refused request changes nothing.",
+    mode="strict",
+    naming_strategy=lambda model: model.__name__,
+    nested_naming_strategy=lambda parent, child: child,
+    page_templates={},  # no documentation pages: they would load scripts from a CDN
+    annotations=False,
+    before=refuse_invalid,
+    validation_error_status=400,
+    validation_error_model=schemas.Errors,
+    security_schemes=[
+        SecurityScheme(name="bearer", data=SecuritySchemeData(type="http", scheme="bearer")),
+        SecurityScheme(name="basic", data=SecuritySchemeData(type="http", scheme="basic")),
+    ],
+)
+
+
+def answers(*errors: int, **success: Any) -> Response:
+    """The documented answers of an operation: ``HTTP_201=Model`` (``HTTP_204=None`` for
+    no body) and the error statuses it may give, each in the error format."""
+    empty = [code for code, model in success.items() if model is None]
+    models = {code: model for code, model in success.items() if model is not None}
+    models.update({f"HTTP_{status}": schemas.Errors for status in errors})
+    return Response(*empty, **models)
+
+
+def check_json_body() -> None:
+    """Before spectree reads a body: it must be JSON (spectree would read a body that is
+    not, or no body at all, as an empty object)."""
+    if not request.get_data(cache=True) or request.get_json(silent=True) is None:
+        raise Refusal("invalid_json", "The request body must be JSON.")
+
+
+def declare(
+    *,
+    resp: Response,
+    json: type[BaseModel] | None = None,
+    query: type[BaseModel] | None = None,
+    security: dict | None = BEARER,
+    tags: tuple[str, ...] = (),
+    raw: str | None = None,
+):
+    """Declare an operation once: its body and query models (checked before the view), its
+    answers (checked after), its security; ``raw`` names the media type of an answer that
+    is no JSON (a CSV file)."""
+
+    def wrap(view):
+        validated = spec.validate(
+            json=json,
+            query=query,
+            resp=resp,
+            security=security,
+            tags=list(tags),
+            operation_id=view.__name__,
+        )(view)
+        if raw:
+            spec.raw_media[view.__name__] = raw
+        if json is None:
+            return validated
+
+        @wraps(validated)
+        def checked(*args, **kwargs):
+            check_json_body()
+            return validated(*args, **kwargs)
+
+        return checked
+
+    return wrap

@@ -1,0 +1,32 @@
+"""Oh Hell in the JSON API: a hand as entered, what the rules derive, what comes next."""
+
+from __future__ import annotations
+
+from scorekeeper.games.schema import Closed
+from scorekeeper.games.schema import NextBase
+
+
+class Entry(Closed):
+    """Bids open the hand (some may still be missing while the table bids); tricks complete
+    it; both together record it at once. The trump is an optional reminder."""
+
+    bids: dict[str, int | None] | None = None
+    tricks: dict[str, int | None] | None = None
+    trump: str | None = None
+
+
+class Info(Closed):
+    cards: int
+    no_trump: bool
+    trump: str | None
+    order: list[str] | None
+    leader: str
+    bids_total: int
+    balance: str
+    made: dict[str, bool] | None
+    total_hands: int
+
+
+class Next(NextBase):
+    leader: str
+    total_hands: int

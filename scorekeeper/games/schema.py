@@ -1,0 +1,38 @@
+"""Pieces every game's ``schema.py`` builds on (pydantic; no Flask, no database).
+
+A game's ``schema.py`` declares, once, the shapes the JSON API takes and gives for it:
+- ``Entry``: one hand as entered (the request body of a hand, and each hand's ``input`` in
+  the game state);
+- ``Info``: what the rules derive for each hand (``Hand.info``), flat on each hand;
+- ``Next``: the game's own keys of ``next`` besides those every game has (``NextBase``);
+- ``Extra`` (optional): the game's own keys of the state (Hollywood ``columns``, ...).
+
+Every model is closed (``additionalProperties: false``) and strict (``2.0`` is no ``2``).
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+from pydantic import ConfigDict
+
+
+class Closed(BaseModel):
+    """A closed, strict JSON object."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class NextBase(Closed):
+    """What every game says about the hand to play next."""
+
+    number: int
+    dealer: str
+    order: list[str] | None
+    cards: int | None
+    no_trump: bool | None
+    forbidden_dealer_bid: int | None
+    knock_limit: int | None
+
+
+class NoExtra(Closed):
+    """A game whose state has no keys of its own."""
