@@ -260,12 +260,9 @@ class Spades(GameRules):
     def _winners(options: Mapping[str, Any], totals: Mapping[str, int]) -> list[str]:
         """Who has won at the end of a hand: the set-out first, then the target."""
         sides = list(totals)
-        if options["set_out"]:
-            out = [side for side in sides if totals[side] <= SET_OUT]
-            if len(out) == 1:
-                return [side for side in sides if side not in out]
-            if out:
-                return _higher(totals)
+        if options["set_out"] and any(totals[side] <= SET_OUT for side in sides):
+            # One team set out: the other (higher) wins; both: the higher, a tie plays on.
+            return _higher(totals)
         over = [side for side in sides if totals[side] >= options["target"]]
         if len(over) == 1:
             return over
