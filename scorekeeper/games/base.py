@@ -110,8 +110,10 @@ class Problems:
 class Option:
     """One variant a game may be created with.
 
-    ``kind`` is "bool", "choice" (value must be one of ``choices``) or "int" (whole number
-    from ``minimum`` to ``maximum``; ``choices`` may list the suggested values).
+    ``kind`` is "bool", "choice" (value must be one of ``choices``), "int" (whole number
+    from ``minimum`` to ``maximum``; ``choices`` may list the suggested values) or "text" (a
+    string, trimmed, ``minimum`` to ``maximum`` characters long; a ``None`` default makes it
+    required).
     """
 
     key: str
@@ -277,6 +279,17 @@ class GameRules:
         """Replay every entered hand in order and derive the state of the game."""
         raise NotImplementedError
 
+    def close(self, setup: Setup, state: State) -> State:
+        """The state once the scorekeeper ends the game (``POST /games/<id>/close``).
+
+        A game that ends by its own rules returns ``state`` unchanged, so an unfinished game
+        stays unfinished (and the service refuses with ``not_finished``). A game that only
+        ends when the table says so (an open-ended score pad) returns a finished state with
+        its winners. Pure: ``play`` does not know about it, so a service that closed such a
+        game applies ``close`` again after every replay.
+        """
+        return state
+
     def page_context(self, setup: Setup) -> dict[str, Any]:
         """Extra values the game's own templates need (beyond the state)."""
         return {}
@@ -418,7 +431,25 @@ def check_option_value(spec: Option, value: Any) -> Any:
                 where,
             )
         return value
+    if spec.kind == "text":
+        return _check_text_option(spec, value, where)
     raise ValueError(f"unknown option kind {spec.kind!r}")
+
+
+def _check_text_option(spec: Option, value: Any, where: str) -> str:
+    low = spec.minimum if spec.minimum is not None else 0
+    high = spec.maximum
+    length = f"{low} to {high} characters" if high is not None else f"at least {low} characters"
+    if value is not None and not isinstance(value, str):
+        raise RuleError("option_value", f"{spec.label} must be text ({length}).", where)
+    text = (value or "").strip()
+    if not text and low > 0:
+        raise RuleError("option_value", f"Enter the {spec.label.lower()} ({length}).", where)
+    if len(text) < low or (high is not None and len(text) > high):
+        raise RuleError(
+            "option_value", f"{spec.label} must be {length} long; it has {len(text)}.", where
+        )
+    return text
 
 
 # Helpers the game modules share for checking what was entered ---------------------------

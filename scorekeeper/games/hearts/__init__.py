@@ -1,0 +1,1 @@
+"""Hearts: the game plug-in (the rules are in ``rules``; the wiring adds GAME)."""

@@ -1,0 +1,304 @@
+"""Score pad: a plain sheet for any game the app has no rules for.
+
+Each round is one whole number per player (negative allowed; a player left out counts 0)::
+
+    {"points": {name: int}}
+
+Options: the game's ``name`` (kept so history and statistics can group plays of one game),
+``winner`` highest or lowest, and how the game ends: ``open`` (only when the scorekeeper closes
+it: see ``ScorePad.close``), ``target`` (at the end of a round in which a total reached the
+target) or ``rounds`` (a fixed number of rounds). An optional dealer rotation is a reminder.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+
+from scorekeeper.games.base import Fact
+from scorekeeper.games.base import GameRules
+from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Option
+from scorekeeper.games.base import Problems
+from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import Setup
+from scorekeeper.games.base import Stat
+from scorekeeper.games.base import State
+from scorekeeper.games.base import add_points
+from scorekeeper.games.base import check_option_value
+from scorekeeper.games.base import order_from_left_of
+from scorekeeper.games.base import resolve_options
+from scorekeeper.games.base import seat_after
+from scorekeeper.games.readers import join_names
+from scorekeeper.games.readers import player_numbers
+
+NAME_LENGTH = (1, 60)
+MAX_ROUNDS = 100
+MAX_TARGET = 1_000_000
+ENDS = ("open", "target", "rounds")
+#: Options that only count with one way of ending: given with another end, they are ignored.
+END_OPTIONS = {"target": "target", "rounds": "rounds"}
+MISSING = {
+    "target": "Enter the target: this game ends when a total reaches it.",
+    "rounds": "Enter the number of rounds: this game ends after them.",
+}
+
+
+def round_winners(points: Mapping[str, int], lowest: bool) -> list[str]:
+    """Who won a round: the best score (lowest or highest), shared on a tie; nobody when every
+    player scored the same (a single player never wins a round)."""
+    values = set(points.values())
+    if len(values) < 2:
+        return []
+    best = min(values) if lowest else max(values)
+    return [name for name, value in points.items() if value == best]
+
+
+class ScorePad(GameRules):
+    key = "score_pad"
+    title = "Score pad"
+    min_players = 1
+    max_players = 20
+    hand_word = "Round"
+    name_maps = ("points",)
+    facts = (Fact("rounds_won", "Rounds won"),)
+    stats = (
+        Stat("Games won", "won", out_of="played"),
+        Stat("Rounds won", "rounds_won", out_of="hands"),
+        Stat("Points per round", "points", per="hands"),
+        Stat("Rounds per game", "hands", per="played"),
+    )
+
+    # Self-description ---------------------------------------------------------------------
+
+    def option_specs(self, player_count: int) -> list[Option]:
+        return [
+            Option(
+                "name",
+                "Game name",
+                "text",
+                None,
+                minimum=NAME_LENGTH[0],
+                maximum=NAME_LENGTH[1],
+                help="What the table is playing (Rummikub, Yahtzee ...): plays with the same "
+                "name are grouped in history and statistics.",
+            ),
+            Option(
+                "winner",
+                "Winner",
+                "choice",
+                "highest",
+                choices=("highest", "lowest"),
+                help="Whether the highest or the lowest total wins.",
+                choice_labels={"highest": "Highest total wins", "lowest": "Lowest total wins"},
+            ),
+            Option(
+                "end",
+                "End of the game",
+                "choice",
+                "open",
+                choices=ENDS,
+                help="When you end it, when a total reaches a target, or after a number of rounds.",
+                choice_labels={
+                    "open": "When you end it",
+                    "target": "When a total reaches the target",
+                    "rounds": "After a number of rounds",
+                },
+            ),
+            Option(
+                "target",
+                "Target",
+                "int",
+                None,
+                minimum=1,
+                maximum=MAX_TARGET,
+                help="With “when a total reaches the target”: the game ends after the round "
+                "in which someone's total reaches it.",
+            ),
+            Option(
+                "rounds",
+                "Number of rounds",
+                "int",
+                None,
+                minimum=1,
+                maximum=MAX_ROUNDS,
+                help="With “after a number of rounds”: how many rounds are played.",
+            ),
+            Option(
+                "dealer",
+                "Show the dealer",
+                "bool",
+                False,
+                help="Remind the table who deals: the deal passes to the left each round.",
+            ),
+        ]
+
+    def resolve_options(self, raw: Mapping[str, Any] | None, player_count: int) -> dict[str, Any]:
+        """Every option with its effective value. ``target`` is needed (and kept) only with
+        end "target", ``rounds`` only with end "rounds"; given with another end they are
+        ignored (None)."""
+        raw = dict(raw or {})
+        specs = self.option_specs(player_count)
+        problems = Problems()
+        general = [spec for spec in specs if spec.key not in END_OPTIONS]
+        resolved: dict[str, Any] = {}
+        with problems.check():
+            resolved = resolve_options(
+                general, {key: value for key, value in raw.items() if key not in END_OPTIONS}
+            )
+        end = raw.get("end") if raw.get("end") is not None else "open"
+        for spec in specs:
+            if spec.key not in END_OPTIONS:
+                continue
+            resolved[spec.key] = None
+            if end != END_OPTIONS[spec.key]:
+                continue
+            value = raw.get(spec.key)
+            if value is None:
+                problems.add(RuleError("option_value", MISSING[spec.key], f"options.{spec.key}"))
+                continue
+            with problems.check():
+                resolved[spec.key] = check_option_value(spec, value)
+        problems.raise_any()
+        return {spec.key: resolved[spec.key] for spec in specs}
+
+    def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
+        won = hand.info["round_winners"]
+        return [{"rounds_won": 1} if name in won else {} for name in setup.players]
+
+    # Replaying the game -------------------------------------------------------------------
+
+    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+        players = tuple(setup.players)
+        options = setup.options
+        self.check_players(players, options)
+        lowest = options["winner"] == "lowest"
+        totals = {name: 0 for name in players}
+        hands: list[Hand] = []
+        finished = False
+        for number, entry in enumerate(entries, start=1):
+            if finished:
+                raise RuleError("game_over", "This game is over.", hand=number)
+            try:
+                hand = self._round(setup, number, entry, lowest)
+            except RuleError as error:
+                raise error.for_hand(number) from None
+            hands.append(hand)
+            add_points(totals, hand.points)
+            finished = self._ended(options, totals, number)
+
+        state = State(
+            sides=list(players),
+            teams=None,
+            hands=hands,
+            totals=totals,
+            finished=finished,
+            low_wins=lowest,
+        )
+        return self._finish(setup, state) if finished else self._open(setup, state)
+
+    def close(self, setup: Setup, state: State) -> State:
+        """End an open-ended game (``end = "open"``) when the scorekeeper says so: the best
+        totals by the ``winner`` option win, shared on a tie. A game that ends by a target or
+        a number of rounds is returned unchanged (it ends by its own rule), and so is a game
+        already over; an open game without a round is refused (``not_finished``)."""
+        if state.finished or setup.options["end"] != "open":
+            return state
+        if not state.hands:
+            raise RuleError(
+                "not_finished", "Enter at least one round before ending the game.", None
+            )
+        return self._finish(setup, dataclasses.replace(state, finished=True))
+
+    @staticmethod
+    def _ended(options: Mapping[str, Any], totals: Mapping[str, int], number: int) -> bool:
+        if options["end"] == "target":
+            return max(totals.values()) >= options["target"]
+        if options["end"] == "rounds":
+            return number >= options["rounds"]
+        return False
+
+    # One round ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _round(setup: Setup, number: int, entry: Mapping[str, Any], lowest: bool) -> Hand:
+        if not isinstance(entry, Mapping):
+            raise RuleError("wrong_type", "A round must be given as the points per player.")
+        players = setup.players
+        problems = Problems()
+        points = player_numbers(
+            entry,
+            "points",
+            players,
+            problems,
+            noun="points",
+            what="the points",
+            missing_code="missing_points",
+            range_code="wrong_type",
+            low=None,
+            blank=0,
+            empty_message="Enter the points of at least one player for this round.",
+        )
+        problems.raise_any()
+        assert points is not None
+        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+        info = {
+            "round_winners": round_winners(points, lowest),
+            "order": order_from_left_of(dealer_seat, players),
+        }
+        return Hand(number, players[dealer_seat], "scored", {"points": points}, points, info)
+
+    # The state ----------------------------------------------------------------------------
+
+    @staticmethod
+    def _finish(setup: Setup, state: State) -> State:
+        state.next = None
+        state.winners = state.leaders()
+        options = setup.options
+        notices = []
+        if options["end"] == "target":
+            over = [name for name in state.sides if state.totals[name] >= options["target"]]
+            notices.append(f"{join_names(over)} reached {options['target']}: the game is over.")
+        elif options["end"] == "rounds":
+            notices.append(f"All {options['rounds']} rounds are played: the game is over.")
+        best = state.totals[state.winners[0]]
+        lowest = " (lowest total)" if state.low_wins else ""
+        if len(state.winners) == 1:
+            notices.append(f"{state.winners[0]} wins with {best}{lowest}.")
+        else:
+            notices.append(f"{join_names(state.winners)} share the win with {best}{lowest}.")
+        state.notices = notices
+        return state
+
+    @staticmethod
+    def _open(setup: Setup, state: State) -> State:
+        players = setup.players
+        options = setup.options
+        number = len(state.hands) + 1
+        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+        state.next = {
+            "number": number,
+            "dealer": players[dealer_seat],
+            "show_dealer": bool(options["dealer"]),
+            "order": order_from_left_of(dealer_seat, players),
+            "total_hands": options["rounds"],
+            "target": options["target"],
+            "cards": None,
+            "no_trump": None,
+            "forbidden_dealer_bid": None,
+            "knock_limit": None,
+        }
+        notices = []
+        if options["end"] == "rounds":
+            notices.append(f"Round {number} of {options['rounds']}.")
+        elif options["end"] == "open" and state.hands:
+            notices.append("The game goes on until you end it.")
+        if options["dealer"]:
+            notices.append(f"{players[dealer_seat]} deals round {number}.")
+        state.notices = notices
+        return state
+
+
+RULES = ScorePad()

@@ -1,0 +1,553 @@
+"""Spades in partnerships: contracts, nils, bags, the target and the set-out.
+
+Four players, partners opposite (seats 1+3 against 2+4); points and totals belong to the teams
+("Ann & Cy"). Each hand is entered as::
+
+    {"bids": {name: int}, "blind_nil": [names] (optional), "tricks": {name: int}}
+
+Bids alone open the hand (status "playing"); tricks complete it (status "scored"); both may
+come in one entry. A bid of 0 is nil; a blind nil bidder bids 0 and is listed in
+``blind_nil``. Each team's accumulated bags are carried from hand to hand: every hand's info
+holds ``bags_total`` (after that hand) and ``next["bags"]`` the bags so far.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+
+from scorekeeper.games.base import Fact
+from scorekeeper.games.base import GameRules
+from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Option
+from scorekeeper.games.base import Problems
+from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import Setup
+from scorekeeper.games.base import Stat
+from scorekeeper.games.base import State
+from scorekeeper.games.base import add_points
+from scorekeeper.games.base import check_player_count
+from scorekeeper.games.base import order_from_left_of
+from scorekeeper.games.base import seat_after
+from scorekeeper.games.readers import merge_per_player
+from scorekeeper.games.readers import player_numbers
+
+CARDS = 13
+TEAM_SEATS = [[0, 2], [1, 3]]
+NIL_POINTS = 100
+BLIND_NIL_POINTS = 200
+#: How far behind a team must be (at the start of a hand) for its players to bid blind nil.
+BLIND_NIL_BEHIND = 100
+BAG_LIMIT = 10
+BAG_PENALTY = 100
+#: A team at or below this total at the end of a hand is set out (with ``set_out``).
+SET_OUT = -200
+TARGETS = (250, 300, 500)
+
+
+def bag_penalty(bags: int) -> tuple[int, int]:
+    """The points lost for ``bags`` accumulated bags and the bags left: -100 for every 10."""
+    times = bags // BAG_LIMIT
+    return -BAG_PENALTY * times, bags - BAG_LIMIT * times
+
+
+def team_score(
+    bids: Mapping[str, int],
+    tricks: Mapping[str, int],
+    blind: Sequence[str],
+    team: Sequence[str],
+) -> dict[str, Any]:
+    """One team's hand before bag penalties: points, contract, made, bags and nil results.
+
+    The contract is the sum of the bids (a nil adds 0). Made when the tricks of the players
+    who did not bid nil reach it: 10 a trick bid + 1 a trick over (each also a bag); missed:
+    -10 a trick bid; a contract of 0 scores nothing itself (``made`` None). A nil scores +-100
+    (blind +-200); a failed nil's tricks are bags, worth nothing, and do not help the partner.
+    """
+    contract = sum(bids[name] for name in team)
+    counted = sum(tricks[name] for name in team if bids[name] > 0)
+    points = 0
+    bags = 0
+    made: bool | None = None
+    if contract > 0:
+        made = counted >= contract
+        if made:
+            bags = counted - contract
+            points = 10 * contract + bags
+        else:
+            points = -10 * contract
+    nils = []
+    for name in team:
+        if bids[name] != 0:
+            continue
+        value = BLIND_NIL_POINTS if name in blind else NIL_POINTS
+        nil_made = tricks[name] == 0
+        points += value if nil_made else -value
+        bags += tricks[name]
+        nils.append({"player": name, "blind": name in blind, "made": nil_made})
+    return {
+        "points": points,
+        "contract": contract,
+        "tricks": counted,
+        "made": made,
+        "bags": bags,
+        "nil": nils,
+    }
+
+
+class Spades(GameRules):
+    key = "spades"
+    title = "Spades"
+    min_players = 4
+    max_players = 4
+    hand_word = "Hand"
+    name_maps = ("bids", "tricks")
+    name_lists = ("blind_nil",)
+    facts = (
+        Fact("contracts", "Contracts bid"),
+        Fact("contracts_made", "Contracts made"),
+        Fact("nils", "Nil bids"),
+        Fact("nils_made", "Nil bids made"),
+        Fact("blind_nils", "Blind nil bids"),
+        Fact("blind_nils_made", "Blind nil bids made"),
+        Fact("bags", "Bags"),
+        Fact("bag_penalties", "Bag penalties"),
+    )
+    stats = (
+        Stat("Contracts made", "contracts_made", out_of="contracts"),
+        Stat("Nil bids made", "nils_made", out_of="nils"),
+        Stat("Blind nil bids made", "blind_nils_made", out_of="blind_nils"),
+        Stat("Bags per game", "bags", per="played"),
+        Stat("Bag penalties", "bag_penalties", per="played"),
+        Stat("Points per hand", "points", per="hands"),
+    )
+
+    # Self-description ---------------------------------------------------------------------
+
+    def option_specs(self, player_count: int) -> list[Option]:
+        return [
+            Option(
+                "target",
+                "Points to win",
+                "choice",
+                500,
+                choices=TARGETS,
+                help="A team at or above this at the end of a hand wins; if both are, the "
+                "higher total wins.",
+            ),
+            Option(
+                "blind_nil",
+                "Blind nil",
+                "bool",
+                False,
+                help="A player of a team 100 or more points behind may bid nil before seeing "
+                "the cards: +200 if they take no trick, -200 if they take any.",
+            ),
+            Option(
+                "bag_penalty",
+                "Bag penalty",
+                "bool",
+                True,
+                help="Every 10 overtricks (bags) a team collects cost it 100 points.",
+            ),
+            Option(
+                "set_out",
+                "Set out at -200",
+                "bool",
+                True,
+                help="A team at -200 or below at the end of a hand loses at once.",
+            ),
+        ]
+
+    def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
+        check_player_count(players, 4, 4)
+
+    def team_seats(self, options: Mapping[str, Any], count: int) -> list[list[int]] | None:
+        """Partners sit opposite: seats 1+3 and 2+4."""
+        return [list(team) for team in TEAM_SEATS]
+
+    def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
+        info = hand.info
+        sides = self.sides(setup.players, setup.options)
+        side_of = self.side_of_seat(setup.options, len(setup.players))
+        facts = []
+        for seat, name in enumerate(setup.players):
+            side = sides[side_of[seat]]
+            nil = next((n for n in info["nil"][side] if n["player"] == name), None)
+            seat_facts = {
+                "contracts": int(info["contract"][side] > 0),
+                "contracts_made": int(info["made"][side] is True),
+                "nils": int(nil is not None and not nil["blind"]),
+                "nils_made": int(nil is not None and not nil["blind"] and nil["made"]),
+                "blind_nils": int(nil is not None and nil["blind"]),
+                "blind_nils_made": int(nil is not None and nil["blind"] and nil["made"]),
+                "bags": info["bags"][side],
+                "bag_penalties": -info["bag_penalty"][side] // BAG_PENALTY,
+            }
+            facts.append({key: value for key, value in seat_facts.items() if value})
+        return facts
+
+    def csv_columns(self, setup: Setup) -> list[str]:
+        columns = []
+        for name in setup.players:
+            columns += [f"{name} bid", f"{name} tricks"]
+        columns.append("Blind nil")
+        for side in self.sides(setup.players, setup.options):
+            columns += [f"{side} contract", f"{side} made", f"{side} bags", f"{side} bags total"]
+        return columns
+
+    def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
+        info = hand.info
+        cells = []
+        for name in setup.players:
+            cells += [hand.input["bids"].get(name), (hand.input.get("tricks") or {}).get(name)]
+        cells.append(" ".join(hand.input.get("blind_nil", [])) or None)
+        for side in self.sides(setup.players, setup.options):
+            made = None if info["made"] is None else info["made"][side]
+            bags = None if info["bags"] is None else info["bags"][side]
+            cells += [info["contract"][side], made, bags, info["bags_total"][side]]
+        return cells
+
+    def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """Bids and tricks are merged player by player; ``blind_nil`` is replaced."""
+        return merge_per_player(entered, change, ("bids", "tricks"))
+
+    # Replaying the game -------------------------------------------------------------------
+
+    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+        players = tuple(setup.players)
+        options = setup.options
+        self.check_players(players, options)
+        sides = self.sides(players, options)
+        teams = [[players[seat] for seat in team] for team in TEAM_SEATS]
+        totals = {side: 0 for side in sides}
+        bags = {side: 0 for side in sides}
+        hands: list[Hand] = []
+        finished = False
+        winners: list[str] = []
+        for index, entry in enumerate(entries):
+            number = index + 1
+            if finished:
+                raise RuleError("game_over", "This game is over.", hand=number)
+            last = index == len(entries) - 1
+            try:
+                hand = self._hand(setup, number, entry, last, totals, bags)
+            except RuleError as error:
+                raise error.for_hand(number) from None
+            hands.append(hand)
+            if hand.points is None:
+                continue
+            add_points(totals, hand.points)
+            bags = dict(hand.info["bags_total"])
+            winners = self._winners(options, totals)
+            finished = bool(winners)
+
+        state = State(
+            sides=sides,
+            teams=teams,
+            hands=hands,
+            totals=totals,
+            finished=finished,
+            winners=winners,
+        )
+        if not finished:
+            state.next = self._next(setup, hands, totals, bags)
+        state.notices = self._notices(setup, state)
+        return state
+
+    @staticmethod
+    def _winners(options: Mapping[str, Any], totals: Mapping[str, int]) -> list[str]:
+        """Who has won at the end of a hand: the set-out first, then the target."""
+        sides = list(totals)
+        if options["set_out"] and any(totals[side] <= SET_OUT for side in sides):
+            # One team set out: the other (higher) wins; both: the higher, a tie plays on.
+            return _higher(totals)
+        over = [side for side in sides if totals[side] >= options["target"]]
+        if len(over) == 1:
+            return over
+        if over:
+            return _higher(totals)
+        return []
+
+    # One hand -----------------------------------------------------------------------------
+
+    def _hand(
+        self,
+        setup: Setup,
+        number: int,
+        entry: Mapping[str, Any],
+        last: bool,
+        totals: Mapping[str, int],
+        bags_before: Mapping[str, int],
+    ) -> Hand:
+        if not isinstance(entry, Mapping):
+            raise RuleError("wrong_type", "A hand must be given as bids and tricks per player.")
+        players = setup.players
+        options = setup.options
+        sides = self.sides(players, options)
+        side_of_seat = self.side_of_seat(options, len(players))
+        side_of = {name: sides[side_of_seat[seat]] for seat, name in enumerate(players)}
+        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+        allowed = blind_nil_allowed(options, totals)
+        problems = Problems()
+        blind = self._blind_nil(entry, players, side_of, options, totals, problems)
+        raw_bids = entry.get("bids")
+        if blind and (raw_bids is None or isinstance(raw_bids, Mapping)):
+            # A blind nil bidder bids 0; the bid need not be entered again.
+            raw_bids = dict(raw_bids or {})
+            for name in blind:
+                if raw_bids.get(name) is None:
+                    raw_bids[name] = 0
+        bids = player_numbers(
+            {"bids": raw_bids},
+            "bids",
+            players,
+            problems,
+            noun="bid",
+            what="a bid",
+            missing_code="missing_bid",
+            range_code="bid_out_of_range",
+            high=CARDS,
+        )
+        for name in blind:
+            if bids is not None and bids.get(name, 0) != 0:
+                problems.add(
+                    RuleError(
+                        "bid_out_of_range",
+                        f"{name} bid blind nil, so {name}'s bid is 0, not {bids[name]}.",
+                        f"bids.{name}",
+                    )
+                )
+        tricks = None
+        if entry.get("tricks") is not None:
+            found = len(problems.errors)
+            tricks = player_numbers(
+                entry,
+                "tricks",
+                players,
+                problems,
+                noun="tricks",
+                what="the tricks",
+                missing_code="missing_tricks",
+                range_code="tricks_out_of_range",
+                high=CARDS,
+            )
+            if tricks is not None and len(problems.errors) == found:
+                taken = sum(tricks.values())
+                if taken != CARDS:
+                    problems.add(
+                        RuleError(
+                            "tricks_sum_mismatch",
+                            f"Tricks add up to {taken} but every hand has {CARDS} tricks.",
+                            "tricks",
+                        )
+                    )
+        elif not last:
+            problems.add(
+                RuleError(
+                    "missing_tricks",
+                    f"Hand {number} has no tricks yet: enter them before the next hand.",
+                    "tricks",
+                )
+            )
+        problems.raise_any()
+        assert bids is not None
+
+        normalised: dict[str, Any] = {"bids": bids}
+        if blind:
+            normalised["blind_nil"] = blind
+        order = order_from_left_of(dealer_seat, players)
+        by_side = {side: [name for name in players if side_of[name] == side] for side in sides}
+        info: dict[str, Any] = {
+            "order": order,
+            "leader": order[0],
+            "blind_nil_allowed": allowed,
+            "contract": {side: sum(bids[name] for name in by_side[side]) for side in sides},
+            "nil": {
+                side: [
+                    {"player": name, "blind": name in blind, "made": None}
+                    for name in by_side[side]
+                    if bids[name] == 0
+                ]
+                for side in sides
+            },
+            "tricks": None,
+            "made": None,
+            "bags": None,
+            "bag_penalty": None,
+            "bags_total": dict(bags_before),
+        }
+        if tricks is None:
+            return Hand(number, players[dealer_seat], "playing", normalised, None, info)
+
+        normalised["tricks"] = tricks
+        points: dict[str, int] = {}
+        info.update(tricks={}, made={}, bags={}, bag_penalty={}, bags_total={})
+        for side in sides:
+            scored = team_score(bids, tricks, blind, by_side[side])
+            penalty = 0
+            carried = bags_before[side] + scored["bags"]
+            if options["bag_penalty"]:
+                penalty, carried = bag_penalty(carried)
+            points[side] = scored["points"] + penalty
+            info["tricks"][side] = scored["tricks"]
+            info["made"][side] = scored["made"]
+            info["bags"][side] = scored["bags"]
+            info["bag_penalty"][side] = penalty
+            info["bags_total"][side] = carried
+            info["nil"][side] = scored["nil"]
+        return Hand(number, players[dealer_seat], "scored", normalised, points, info)
+
+    @staticmethod
+    def _blind_nil(
+        entry: Mapping[str, Any],
+        players: Sequence[str],
+        side_of: Mapping[str, str],
+        options: Mapping[str, Any],
+        totals: Mapping[str, int],
+        problems: Problems,
+    ) -> list[str]:
+        """The blind nil bidders in seat order; each one refused is reported."""
+        value = entry.get("blind_nil")
+        if value is None or value == []:
+            return []
+        if not isinstance(value, list | tuple):
+            problems.add(
+                RuleError("wrong_type", "Blind nil must list the players who bid it.", "blind_nil")
+            )
+            return []
+        named = []
+        for index, name in enumerate(value):
+            where = f"blind_nil.{index}"
+            if not isinstance(name, str):
+                problems.add(RuleError("wrong_type", "Blind nil must list players by name.", where))
+            elif name not in players:
+                problems.add(
+                    RuleError("unknown_player", f"{name} is not playing in this game.", where)
+                )
+            else:
+                named.append(name)
+        blind = [name for name in players if name in named]
+        if blind and not options["blind_nil"]:
+            problems.add(
+                RuleError(
+                    "blind_nil_not_allowed", "Blind nil is not played in this game.", "blind_nil"
+                )
+            )
+            return blind
+        allowed = blind_nil_allowed(options, totals)
+        for name in blind:
+            side = side_of[name]
+            if allowed[side]:
+                continue
+            other = next(s for s in totals if s != side)
+            behind = totals[other] - totals[side]
+            where = "behind by only " + str(behind) if behind > 0 else "not behind"
+            problems.add(
+                RuleError(
+                    "blind_nil_not_allowed",
+                    f"{name} may not bid blind nil: {side} are {where} at the start of this "
+                    f"hand, and blind nil needs {BLIND_NIL_BEHIND} or more behind.",
+                    "blind_nil",
+                )
+            )
+        return blind
+
+    # What comes next ----------------------------------------------------------------------
+
+    def _next(
+        self,
+        setup: Setup,
+        hands: list[Hand],
+        totals: Mapping[str, int],
+        bags: Mapping[str, int],
+    ) -> dict[str, Any]:
+        players = setup.players
+        current = hands[-1] if hands and hands[-1].status != "scored" else None
+        number = current.number if current else len(hands) + 1
+        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+        order = order_from_left_of(dealer_seat, players)
+        return {
+            "number": number,
+            "dealer": players[dealer_seat],
+            "cards": CARDS,
+            "order": order,
+            "leader": order[0],
+            "trump": "spades",
+            "no_trump": False,
+            "forbidden_dealer_bid": None,
+            "knock_limit": None,
+            "bags": dict(bags),
+            "blind_nil_allowed": blind_nil_allowed(setup.options, totals),
+        }
+
+    def _notices(self, setup: Setup, state: State) -> list[str]:
+        options = setup.options
+        totals = state.totals
+        notices = []
+        scored = [hand for hand in state.hands if hand.status == "scored"]
+        if scored:
+            latest = scored[-1]
+            for side in state.sides:
+                penalty = latest.info["bag_penalty"][side]
+                if penalty:
+                    left = latest.info["bags_total"][side]
+                    notices.append(
+                        f"{side} reached {BAG_LIMIT} bags in hand {latest.number}: "
+                        f"{-penalty} points off, {left} {'bag' if left == 1 else 'bags'} "
+                        "carried over."
+                    )
+        if state.finished:
+            winner = state.winners[0]
+            loser = next(side for side in state.sides if side != winner)
+            if options["set_out"] and totals[loser] <= SET_OUT:
+                notices.append(
+                    f"{loser} are set out at {totals[loser]}: {winner} win with {totals[winner]}."
+                )
+            else:
+                notices.append(f"{winner} win with {totals[winner]} to {totals[loser]}.")
+            return notices
+        first, second = state.sides
+        if totals[first] == totals[second] and (
+            totals[first] >= options["target"] or (options["set_out"] and totals[first] <= SET_OUT)
+        ):
+            notices.append(f"Both teams have {totals[first]}: another hand decides.")
+        upcoming = state.next
+        for side, allowed in upcoming["blind_nil_allowed"].items():
+            if allowed:
+                notices.append(
+                    f"{side} are {BLIND_NIL_BEHIND} or more behind: either of them may bid "
+                    "blind nil."
+                )
+        current = state.current
+        if current is not None:
+            contracts = ", ".join(
+                f"{side} {current.info['contract'][side]}" for side in state.sides
+            )
+            notices.append(f"Contracts: {contracts}.")
+        return notices
+
+
+def blind_nil_allowed(options: Mapping[str, Any], totals: Mapping[str, int]) -> dict[str, bool]:
+    """For each team, whether its players may bid blind nil in a hand that starts with these
+    totals: the option is on and the team is at least 100 behind the other."""
+    sides = list(totals)
+    allowed = {}
+    for side in sides:
+        other = next(s for s in sides if s != side)
+        allowed[side] = bool(options["blind_nil"]) and totals[other] - totals[side] >= (
+            BLIND_NIL_BEHIND
+        )
+    return allowed
+
+
+def _higher(totals: Mapping[str, int]) -> list[str]:
+    """The side with the higher total; nobody on an exact tie (another hand is played)."""
+    first, second = totals
+    if totals[first] == totals[second]:
+        return []
+    return [first if totals[first] > totals[second] else second]
+
+
+RULES = Spades()

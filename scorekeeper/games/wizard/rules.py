@@ -1,0 +1,409 @@
+"""Wizard (Ken Fisher's cousin of Oh Hell, 60 cards): bid the exact number of tricks.
+
+Round k deals k cards; there are 60 / players rounds. Each round is entered like an Oh Hell
+hand::
+
+    {"bids": {name: int}, "tricks": {name: int},
+     "trump": "clubs" | "diamonds" | "hearts" | "spades" | "none" | None,
+     "trump_chosen": bool}
+
+Bids alone open the round (status "playing"); the last round entered may hold only some of the
+bids while the table is still bidding (status "bidding"), so the app can show who bid what and
+tell the dealer which bid the hook forbids. Tricks complete the round (status "scored").
+``trump`` records the turned card's effect: a suit, or "none" for a Jester (no trump);
+``trump_chosen`` says a Wizard was turned and the dealer chose the suit. The last round deals
+every card, so nothing is turned and there is no trump.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import Any
+
+from scorekeeper.games.base import SUITS
+from scorekeeper.games.base import Fact
+from scorekeeper.games.base import GameRules
+from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Option
+from scorekeeper.games.base import Problems
+from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import Setup
+from scorekeeper.games.base import Stat
+from scorekeeper.games.base import State
+from scorekeeper.games.base import add_points
+from scorekeeper.games.base import order_from_left_of
+from scorekeeper.games.base import seat_after
+from scorekeeper.games.readers import join_names
+from scorekeeper.games.readers import merge_per_player
+from scorekeeper.games.readers import player_numbers
+
+DECK = 60
+#: A Jester turned up: no trump this round.
+NO_TRUMP = "none"
+MADE_BONUS = 20
+TRICK_VALUE = 10
+MISS_PENALTY = 10
+
+
+def rounds_for(player_count: int) -> int:
+    """The number of rounds (and the cards of the last one): 60 / players."""
+    if not 3 <= player_count <= 6:
+        raise ValueError(f"Wizard is played by 3 to 6 players, not {player_count}")
+    return DECK // player_count
+
+
+def round_points(bid: int, tricks: int) -> int:
+    """20 + 10 a trick for an exact bid; otherwise -10 for every trick off."""
+    if bid == tricks:
+        return MADE_BONUS + TRICK_VALUE * tricks
+    return -MISS_PENALTY * abs(tricks - bid)
+
+
+def hook_applies(options: Mapping[str, Any], cards: int) -> bool:
+    """Whether the bids of a ``cards``-card round may not add up to the cards."""
+    return bool(options["bids_may_not_equal"]) and cards >= options["hook_min_cards"]
+
+
+def forbidden_dealer_bid(cards: int, other_bids: Iterable[int]) -> int | None:
+    """The dealer's bid that would make the bids add up to ``cards`` (None if none can)."""
+    value = cards - sum(other_bids)
+    return value if 0 <= value <= cards else None
+
+
+def bid_balance(total: int, cards: int) -> str:
+    """How the bids compare with the tricks available: "2 over", "1 under" or "even"."""
+    if total > cards:
+        return f"{total - cards} over"
+    if total < cards:
+        return f"{cards - total} under"
+    return "even"
+
+
+def _cards_word(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
+class Wizard(GameRules):
+    key = "wizard"
+    title = "Wizard"
+    min_players = 3
+    max_players = 6
+    hand_word = "Round"
+    name_maps = ("bids", "tricks")
+    facts = (
+        Fact("bids", "Bids"),
+        Fact("bids_made", "Bids made"),
+        Fact("zero_bids", "Zero bids"),
+        Fact("zero_bids_made", "Zero bids made"),
+        Fact("tricks_off", "Tricks off the bid"),
+    )
+    stats = (
+        Stat("Bids made", "bids_made", out_of="bids"),
+        Stat("Zero bids made", "zero_bids_made", out_of="zero_bids"),
+        Stat("Tricks off the bid per round", "tricks_off", per="hands"),
+        Stat("Points per round", "points", per="hands"),
+    )
+
+    # Self-description ---------------------------------------------------------------------
+
+    def option_specs(self, player_count: int) -> list[Option]:
+        count = min(max(player_count, self.min_players), self.max_players)
+        rounds = rounds_for(count)
+        return [
+            Option(
+                "bids_may_not_equal",
+                "Bids may not equal the tricks (hook)",
+                "bool",
+                False,
+                help="The bids of a round may not add up to the cards dealt: the dealer, "
+                "bidding last, may not bid the value that would make them equal.",
+            ),
+            Option(
+                "hook_min_cards",
+                "Hook from this many cards",
+                "int",
+                1,
+                minimum=1,
+                maximum=rounds,
+                help="The hook applies only to rounds of at least this many cards "
+                f"(1 to {rounds} with {count} players); no effect with the hook off.",
+            ),
+        ]
+
+    def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
+        bids, tricks = hand.input["bids"], hand.input["tricks"]
+        facts = []
+        for name in setup.players:
+            bid, took = bids[name], tricks[name]
+            seat = {
+                "bids": 1,
+                "bids_made": int(bid == took),
+                "zero_bids": int(bid == 0),
+                "zero_bids_made": int(bid == 0 == took),
+                "tricks_off": abs(took - bid),
+            }
+            facts.append({key: value for key, value in seat.items() if value})
+        return facts
+
+    def csv_columns(self, setup: Setup) -> list[str]:
+        columns = ["Cards", "Trump", "Dealer chose trump"]
+        for name in setup.players:
+            columns += [f"{name} bid", f"{name} tricks"]
+        return columns
+
+    def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
+        info = hand.info
+        cells = [info["cards"], NO_TRUMP if info["no_trump"] else info["trump"]]
+        cells.append(info["trump_chosen"])
+        for name in setup.players:
+            cells += [hand.input["bids"].get(name), (hand.input.get("tricks") or {}).get(name)]
+        return cells
+
+    def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """Bids and tricks are merged player by player, so bids can be added one at a time
+        and one player's figure corrected alone; other keys are replaced."""
+        return merge_per_player(entered, change, ("bids", "tricks"))
+
+    # Replaying the game -------------------------------------------------------------------
+
+    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+        players = tuple(setup.players)
+        self.check_players(players, setup.options)
+        rounds = rounds_for(len(players))
+        totals = {name: 0 for name in players}
+        hands: list[Hand] = []
+        for index, entry in enumerate(entries):
+            number = index + 1
+            if number > rounds:
+                raise RuleError("game_over", "This game is over.", hand=number)
+            try:
+                hand = self._round(setup, number, rounds, entry, last=index == len(entries) - 1)
+            except RuleError as error:
+                raise error.for_hand(number) from None
+            if hand.points is not None:
+                add_points(totals, hand.points)
+            hands.append(hand)
+
+        state = State(sides=list(players), teams=None, hands=hands, totals=totals)
+        state.finished = len(hands) == rounds and hands[-1].status == "scored"
+        if state.finished:
+            state.winners = state.leaders()
+        else:
+            state.next = self._next(setup, rounds, hands)
+        state.notices = self._notices(setup, state)
+        return state
+
+    # One round ----------------------------------------------------------------------------
+
+    def _round(
+        self, setup: Setup, number: int, rounds: int, entry: Mapping[str, Any], last: bool
+    ) -> Hand:
+        if not isinstance(entry, Mapping):
+            raise RuleError("wrong_type", "A round must be given as bids and tricks per player.")
+        players = setup.players
+        options = setup.options
+        cards = number
+        final = number == rounds
+        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+        dealer = players[dealer_seat]
+        tricks_given = entry.get("tricks") is not None
+
+        problems = Problems()
+        bids = player_numbers(
+            entry,
+            "bids",
+            players,
+            problems,
+            noun="bid",
+            what="a bid",
+            missing_code="missing_bid",
+            range_code="bid_out_of_range",
+            high=cards,
+            partial=last and not tricks_given,
+        )
+        bids_ok = bids is not None and not problems
+        trump, chosen = None, False
+        with problems.check():
+            trump, chosen = self._trump(entry, number, final)
+        tricks = None
+        if tricks_given:
+            found = len(problems.errors)
+            tricks = player_numbers(
+                entry,
+                "tricks",
+                players,
+                problems,
+                noun="tricks",
+                what="the tricks",
+                missing_code="missing_tricks",
+                range_code="tricks_out_of_range",
+                high=cards,
+            )
+            if tricks is not None and len(problems.errors) == found:
+                with problems.check():
+                    _check_tricks_total(tricks, cards)
+        elif not last:
+            problems.add(
+                RuleError(
+                    "missing_tricks",
+                    f"Round {number} has no tricks yet: enter them before the next round.",
+                    "tricks",
+                )
+            )
+        if bids_ok and len(bids) == len(players) and hook_applies(options, cards):
+            with problems.check():
+                _check_hook(bids, dealer, cards)
+        problems.raise_any()
+        assert bids is not None
+
+        normalised: dict[str, Any] = {"bids": bids}
+        if trump is not None:
+            normalised["trump"] = trump
+        if chosen:
+            normalised["trump_chosen"] = True
+        points = made = None
+        if tricks is not None:
+            normalised["tricks"] = tricks
+            points = {name: round_points(bids[name], tricks[name]) for name in players}
+            made = {name: bids[name] == tricks[name] for name in players}
+            status = "scored"
+        else:
+            status = "playing" if len(bids) == len(players) else "bidding"
+
+        order = order_from_left_of(dealer_seat, players)
+        total = sum(bids.values())
+        info = {
+            "cards": cards,
+            "no_trump": final or trump == NO_TRUMP,
+            "trump": trump if trump in SUITS else None,
+            "trump_chosen": chosen,
+            "order": order,
+            "leader": order[0],
+            "bids_total": total,
+            "balance": bid_balance(total, cards),
+            "made": made,
+            "total_hands": rounds,
+            "hook": hook_applies(options, cards),
+        }
+        return Hand(number, dealer, status, normalised, points, info)
+
+    @staticmethod
+    def _trump(entry: Mapping[str, Any], number: int, final: bool) -> tuple[str | None, bool]:
+        """The recorded trump (a suit, "none" or None) and whether the dealer chose it."""
+        chosen = entry.get("trump_chosen")
+        if chosen is None:
+            chosen = False
+        if not isinstance(chosen, bool):
+            raise RuleError(
+                "wrong_type",
+                "Whether the dealer chose trump (a Wizard was turned) must be yes or no.",
+                "trump_chosen",
+            )
+        value = entry.get("trump")
+        trump = value.strip().lower() if isinstance(value, str) else value
+        if trump is not None and trump not in (*SUITS, NO_TRUMP):
+            raise RuleError(
+                "trump_invalid",
+                "The trump must be clubs, diamonds, hearts, spades or none (a Jester).",
+                "trump",
+            )
+        if final and (trump in SUITS or chosen):
+            raise RuleError(
+                "trump_invalid",
+                f"Every card is dealt in the last round (round {number}), so no card is "
+                "turned and there is no trump.",
+                "trump_chosen" if chosen and trump not in SUITS else "trump",
+            )
+        if chosen and trump == NO_TRUMP:
+            raise RuleError(
+                "trump_invalid",
+                "A turned Wizard lets the dealer choose a suit; no trump comes from a Jester.",
+                "trump",
+            )
+        return trump, chosen
+
+    # What comes next ----------------------------------------------------------------------
+
+    def _next(self, setup: Setup, rounds: int, hands: list[Hand]) -> dict[str, Any]:
+        players = setup.players
+        options = setup.options
+        current = hands[-1] if hands and hands[-1].status != "scored" else None
+        number = current.number if current else len(hands) + 1
+        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+        dealer = players[dealer_seat]
+        cards = number
+        order = order_from_left_of(dealer_seat, players)
+        forbidden = None
+        if current is not None and hook_applies(options, cards):
+            bids = current.input["bids"]
+            others = [name for name in players if name != dealer]
+            if all(name in bids for name in others):
+                forbidden = forbidden_dealer_bid(cards, (bids[name] for name in others))
+        return {
+            "number": number,
+            "dealer": dealer,
+            "cards": cards,
+            "order": order,
+            "leader": order[0],
+            "no_trump": number == rounds,
+            "forbidden_dealer_bid": forbidden,
+            "knock_limit": None,
+            "total_hands": rounds,
+            "hook": hook_applies(options, cards),
+        }
+
+    @staticmethod
+    def _notices(setup: Setup, state: State) -> list[str]:
+        if state.finished:
+            best = state.totals[state.winners[0]]
+            if len(state.winners) == 1:
+                return [f"{state.winners[0]} wins with {best}."]
+            return [f"{join_names(state.winners)} share the win with {best}."]
+        notices = []
+        upcoming = state.next
+        current = state.current
+        if current is not None:
+            dealer = current.dealer
+            forbidden = upcoming["forbidden_dealer_bid"]
+            if forbidden is not None and dealer not in current.input["bids"]:
+                notices.append(f"{dealer} is the dealer and may not bid {forbidden}.")
+            info = current.info
+            if info["trump_chosen"] and info["trump"]:
+                notices.append(f"A Wizard was turned: {dealer} chose {info['trump']} as trump.")
+            elif current.input.get("trump") == NO_TRUMP:
+                notices.append("A Jester was turned: there is no trump this round.")
+            if current.status == "playing":
+                notices.append(
+                    f"Bids total {info['bids_total']} for "
+                    f"{_cards_word(info['cards'])} ({info['balance']})."
+                )
+        if upcoming["no_trump"]:
+            notices.append(
+                f"Round {upcoming['number']} is the last: every card is dealt, so there is "
+                "no trump."
+            )
+        return notices
+
+
+def _check_tricks_total(tricks: Mapping[str, int], cards: int) -> None:
+    taken = sum(tricks.values())
+    if taken != cards:
+        dealt = f"{_cards_word(cards)} {'was' if cards == 1 else 'were'} dealt to each player"
+        raise RuleError("tricks_sum_mismatch", f"Tricks add up to {taken} but {dealt}.", "tricks")
+
+
+def _check_hook(bids: Mapping[str, int], dealer: str, cards: int) -> None:
+    others = [bid for name, bid in bids.items() if name != dealer]
+    forbidden = forbidden_dealer_bid(cards, others)
+    if bids[dealer] == forbidden:
+        raise RuleError(
+            "hook_violation",
+            f"{dealer} is the dealer and may not bid {forbidden}: "
+            f"the bids would total the {_cards_word(cards)}.",
+            f"bids.{dealer}",
+        )
+
+
+RULES = Wizard()
