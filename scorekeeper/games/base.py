@@ -283,6 +283,11 @@ class GameRules:
         reported at once in one ``RuleErrors``."""
         problems = Problems()
         resolved: dict[str, Any] | None = None
+        if raw_options is not None and not isinstance(raw_options, Mapping):
+            problems.add(
+                RuleError("wrong_type", "Options must be an object of option values.", "options")
+            )
+            raw_options = None
         with problems.check():
             resolved = self.resolve_options(raw_options, len(players))
         with problems.check():

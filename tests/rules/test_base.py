@@ -142,6 +142,12 @@ def test_check_setup_checks_the_table_by_the_options_that_are_good():
     ]
 
 
+def test_check_setup_refuses_options_that_are_not_an_object_with_the_table():
+    with pytest.raises(RuleErrors) as caught:
+        Toy().check_setup(["Ann"], ["target", 10])
+    assert codes(caught.value) == [("wrong_type", "options"), ("player_count", "players")]
+
+
 def test_check_setup_with_one_problem_raises_just_that_one():
     with pytest.raises(RuleError) as caught:
         Toy().check_setup(["Ann"], {})

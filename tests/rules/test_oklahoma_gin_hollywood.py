@@ -365,6 +365,9 @@ def test_every_option_has_a_label_and_help():
     assert specs["hollywood"].default is False
     for option in specs.values():
         assert option.label and option.help
+        if option.choices:
+            assert set(option.choice_labels) == set(option.choices), option.key
+    assert specs["box_bonus"].choice_labels[25] == "25 a round won"
 
 
 # Several problems at once ----------------------------------------------------------------

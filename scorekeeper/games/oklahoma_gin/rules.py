@@ -126,7 +126,9 @@ class OklahomaGin(GameRules):
                 choices=(50, 100, 150, 200, 250),
                 minimum=50,
                 maximum=1000,
-                help="The first player whose total reaches this score wins.",
+                help="The first player whose total reaches this score wins (in each game, "
+                "with Hollywood scoring).",
+                choice_labels={points: f"{points} points" for points in (50, 100, 150, 200, 250)},
             ),
             Option(
                 "gin_bonus",
@@ -135,6 +137,7 @@ class OklahomaGin(GameRules):
                 25,
                 choices=(20, 25),
                 help="Added to the opponent's deadwood when a player goes gin.",
+                choice_labels={20: "20 points", 25: "25 points"},
             ),
             Option(
                 "undercut_bonus",
@@ -143,6 +146,7 @@ class OklahomaGin(GameRules):
                 10,
                 choices=(10, 20, 25),
                 help="Added to the difference when the knocker is undercut.",
+                choice_labels={10: "10 points", 20: "20 points", 25: "25 points"},
             ),
             Option(
                 "spade_double",
@@ -165,6 +169,7 @@ class OklahomaGin(GameRules):
                 0,
                 choices=(0, 100),
                 help="Added to the winner's total when the game ends.",
+                choice_labels={0: "None", 100: "100 points"},
             ),
             Option(
                 "box_bonus",
@@ -173,6 +178,7 @@ class OklahomaGin(GameRules):
                 0,
                 choices=(0, 20, 25),
                 help="Added at game end to each player for every round they won.",
+                choice_labels={0: "None", 20: "20 a round won", 25: "25 a round won"},
             ),
             Option(
                 "shutout_double",
