@@ -21,7 +21,17 @@ def start_game(client, app, kind: str, seats: dict[str, int], dealer=None, **opt
         data[f"seat-{ids[name]}"] = str(seat)
     if dealer:
         data["first_dealer"] = str(ids[dealer])
+    # A browser posts every checkbox that is ticked, and those that are on by default are
+    # ticked when the form opens.
+    from scorekeeper.games import GAMES
+
+    rules = GAMES[kind].rules
+    for spec in rules.option_specs(max(len(seats), rules.min_players)):
+        if spec.kind == "bool" and spec.default is True and spec.key not in options:
+            options = {**options, spec.key: True}
     for key, value in options.items():
+        if value is False:
+            continue
         data[f"opt-{key}"] = "y" if value is True else str(value)
     return client.post(f"/games/new?game={kind}", data=data)
 

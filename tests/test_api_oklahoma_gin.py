@@ -61,6 +61,7 @@ def test_a_game_to_100_with_knock_undercut_gin_and_a_draw(api):
         "game_bonus": 0,
         "box_bonus": 0,
         "shutout_double": False,
+        "hollywood": False,
     }
     assert state["next"]["dealer"] == "Ann"  # seat 1 deals when nobody is chosen
     assert state["next"]["order"] == ["Ben", "Ann"]

@@ -79,7 +79,7 @@ def test_a_pitcher_who_falls_short_is_set_back_below_zero(table, app):
         ),
         ({1: "2", 2: "2", 0: "pass"}, "The high bid is 2: Cy must bid more than 2 or pass."),
         ({1: "4", 2: "pass", 0: "4"}, "Ann cannot steal a bid of 4; the dealer can only pass now."),
-        ({1: "pass", 2: "pass"}, "Enter Ann's call: pass or a bid."),
+        ({1: "pass", 2: "pass"}, "Enter Ann’s call: pass or a bid."),
     ],
 )
 def test_illegal_auctions_are_refused_and_kept(table, app, calls, message):

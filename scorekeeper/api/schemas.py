@@ -26,6 +26,7 @@ from pydantic import model_validator
 from scorekeeper.games import GAMES
 from scorekeeper.games import GamePlugin
 from scorekeeper.games.base import Option
+from scorekeeper.games.schema import Bonus
 from scorekeeper.games.schema import Closed
 from scorekeeper.games.schema import NoExtra
 
@@ -194,12 +195,6 @@ class HeadToHead(Closed):
     played: Count
     won: Count
     lost: Count
-
-
-class Bonus(Closed):
-    player: str
-    kind: str = Field(description="game, box or shutout")
-    points: int
 
 
 # What depends on the game: built from the registered games ---------------------------------

@@ -7,19 +7,23 @@ the rest: dealer, bidding order, points, totals, winners and what the next hand 
 Contract for a game module (see ``GameRules``):
 - ``option_specs(player_count)`` lists the options with defaults and allowed values.
 - ``check_players(players, options)`` refuses a wrong table (count, partnerships).
+- ``check_setup(players, raw_options)`` does both at once, reporting every problem together.
 - ``play(setup, entries)`` replays every entered hand in order and returns a ``State``.
   An entry the rules refuse raises ``RuleError`` naming the hand it concerns.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
 from contextlib import contextmanager
+from contextlib import suppress
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
+from typing import NamedTuple
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
@@ -111,9 +115,10 @@ class Option:
     """One variant a game may be created with.
 
     ``kind`` is "bool", "choice" (value must be one of ``choices``), "int" (whole number
-    from ``minimum`` to ``maximum``; ``choices`` may list the suggested values) or "text" (a
+    from ``minimum`` to ``maximum``; ``choices`` may list the suggested values), "text" (a
     string, trimmed, ``minimum`` to ``maximum`` characters long; a ``None`` default makes it
-    required).
+    required) or "list" (a list of whole numbers, each from ``minimum`` to ``maximum``;
+    ``None`` when not given).
     """
 
     key: str
@@ -126,6 +131,15 @@ class Option:
     help: str = ""
     #: How each choice reads on the new-game form ({value: words}); the value itself if absent.
     choice_labels: Mapping[Any, str] = field(default_factory=dict)
+
+
+class Preset(NamedTuple):
+    """A named set of option values the new-game page can fill in with one tap (they stay
+    editable). ``options`` names only the options the preset decides."""
+
+    key: str
+    label: str
+    options: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -200,6 +214,9 @@ class State:
     notices: list[str] = field(default_factory=list)
     #: Whether the lowest total leads (Hearts); the highest otherwise.
     low_wins: bool = False
+    #: Games played as several games on one sheet (Oklahoma Gin's Hollywood scoring): one dict
+    #: per game column, ``{"number", "totals", "closed", "winner", "bonuses"}``; None otherwise.
+    columns: list[dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         """Each scored hand carries the running totals after it (one place for the sheet,
@@ -250,6 +267,8 @@ class GameRules:
     head_to_head: bool = False
     #: Whether the game can be played in partnerships (see ``team_seats``).
     plays_in_teams: bool = False
+    #: Named sets of option values offered on the new-game page, in the order shown.
+    presets: Sequence[Preset] = ()
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
@@ -274,6 +293,58 @@ class GameRules:
     def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
         """Refuse a table the game cannot be played with."""
         check_player_count(players, self.min_players, self.max_players)
+
+    def check_setup(
+        self, players: Sequence[str], raw_options: Mapping[str, Any] | None
+    ) -> dict[str, Any]:
+        """The resolved options of a new game, after checking the table and the options
+        together: every problem of both (``player_count`` and ``option_value``, say) is
+        reported at once in one ``RuleErrors``."""
+        problems = Problems()
+        resolved: dict[str, Any] | None = None
+        if raw_options is not None and not isinstance(raw_options, Mapping):
+            problems.add(
+                RuleError("wrong_type", "Options must be an object of option values.", "options")
+            )
+            raw_options = None
+        with problems.check():
+            resolved = self.resolve_options(raw_options, len(players))
+        with problems.check():
+            self.check_players(players, resolved or self._usable_options(raw_options, players))
+        problems.raise_any()
+        assert resolved is not None
+        return resolved
+
+    def _usable_options(
+        self, raw: Mapping[str, Any] | None, players: Sequence[str]
+    ) -> dict[str, Any]:
+        """Defaults, with every raw value that is valid on its own (to check the table by
+        when the options as a whole are refused)."""
+        usable: dict[str, Any] = {}
+        for spec in self.option_specs(len(players)):
+            usable[spec.key] = spec.default
+            value = (raw or {}).get(spec.key)
+            if value is None:
+                continue
+            with suppress(RuleError):
+                usable[spec.key] = check_option_value(spec, value)
+        return usable
+
+    def preset_of(self, options: Mapping[str, Any]) -> str | None:
+        """The key of the preset whose values ``options`` all have (options left out count
+        as their defaults), or None when they match no preset."""
+        defaults = {spec.key: spec.default for spec in self.option_specs(self.min_players)}
+        for preset in self.presets:
+            if all(
+                _same_value(options.get(key, defaults.get(key)), value)
+                for key, value in preset.options.items()
+            ):
+                return preset.key
+        return None
+
+    def describe(self, options: Mapping[str, Any]) -> list[str]:
+        """Plain sentences saying how this game is scored and played with ``options``."""
+        return []
 
     def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
         """Replay every entered hand in order and derive the state of the game."""
@@ -389,8 +460,19 @@ def check_player_count(players: Sequence[str], low: int, high: int) -> None:
 
 def resolve_options(specs: Sequence[Option], raw: Mapping[str, Any]) -> dict[str, Any]:
     """Check ``raw`` against ``specs`` and fill in defaults; every problem is reported."""
-    by_key = {spec.key: spec for spec in specs}
     problems = Problems()
+    resolved = collect_options(specs, raw, problems)
+    problems.raise_any()
+    return resolved
+
+
+def collect_options(
+    specs: Sequence[Option], raw: Mapping[str, Any], problems: Problems
+) -> dict[str, Any]:
+    """The options of ``specs`` whose values are valid (defaults filled in); an unknown key or
+    a bad value is added to ``problems`` and its option left out. For games whose options
+    depend on each other, to go on checking with the values that are good."""
+    by_key = {spec.key: spec for spec in specs}
     for key in raw:
         if key not in by_key:
             problems.add(
@@ -401,10 +483,17 @@ def resolve_options(specs: Sequence[Option], raw: Mapping[str, Any]) -> dict[str
         value = raw.get(spec.key, spec.default)
         if value is None:
             value = spec.default
+        if value is None and spec.kind == "list":  # a list may stay unset
+            resolved[spec.key] = None
+            continue
         with problems.check():
             resolved[spec.key] = check_option_value(spec, value)
-    problems.raise_any()
     return resolved
+
+
+def _same_value(a: Any, b: Any) -> bool:
+    """Equal and of the same type (True is not 1, 2.0 is not 2)."""
+    return type(a) is type(b) and a == b
 
 
 def check_option_value(spec: Option, value: Any) -> Any:
@@ -433,6 +522,21 @@ def check_option_value(spec: Option, value: Any) -> Any:
         return value
     if spec.kind == "text":
         return _check_text_option(spec, value, where)
+    if spec.kind == "list":
+        numbers = isinstance(value, list) and all(
+            type(item) is int
+            and (spec.minimum is None or item >= spec.minimum)
+            and (spec.maximum is None or item <= spec.maximum)
+            for item in value
+        )
+        if not numbers:
+            raise RuleError(
+                "option_value",
+                f"{spec.label} must be a list of whole numbers from {spec.minimum} "
+                f"to {spec.maximum}.",
+                where,
+            )
+        return list(value)
     raise ValueError(f"unknown option kind {spec.kind!r}")
 
 
@@ -486,6 +590,44 @@ def per_player(
         if name not in values or values[name] is None:
             raise RuleError(missing_code, f"Enter {what} for {name}.", f"{key}.{name}")
     return {name: values[name] for name in players}
+
+
+def each_player(
+    entry: Mapping[str, Any],
+    key: str,
+    players: Sequence[str],
+    missing_code: str,
+    what: str,
+    read: Callable[[str, Any], Any],
+    partial: bool = False,
+) -> dict[str, Any]:
+    """The ``{player: value}`` mapping ``entry[key]``, each value passed through ``read(name,
+    value)``, in seat order. Unlike ``per_player`` every problem is reported at once: each
+    stranger, each missing player (unless ``partial``) and each value ``read`` refuses."""
+    values = entry.get(key)
+    if values is None or (
+        isinstance(values, Mapping) and all(value is None for value in values.values())
+    ):
+        raise RuleError(missing_code, f"Enter {what} for every player.", key)
+    if not isinstance(values, Mapping):
+        raise RuleError("wrong_type", f"{what.capitalize()} must be given per player.", key)
+    problems = Problems()
+    for name in values:
+        if name not in players:
+            problems.add(
+                RuleError("unknown_player", f"{name} is not playing in this game.", f"{key}.{name}")
+            )
+    result: dict[str, Any] = {}
+    for name in players:
+        value = values.get(name)
+        if value is None:
+            if not partial:
+                problems.add(RuleError(missing_code, f"Enter {what} for {name}.", f"{key}.{name}"))
+            continue
+        with problems.check():
+            result[name] = read(name, value)
+    problems.raise_any()
+    return result
 
 
 def seat_after(seat: int, count: int, steps: int = 1) -> int:

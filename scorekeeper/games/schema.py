@@ -36,3 +36,11 @@ class NextBase(Closed):
 
 class NoExtra(Closed):
     """A game whose state has no keys of its own."""
+
+
+class Bonus(Closed):
+    """An end-of-game line (Oklahoma Gin): the game bonus, box bonuses, a shutout."""
+
+    player: str
+    kind: str
+    points: int

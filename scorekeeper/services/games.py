@@ -399,7 +399,9 @@ def commit(conflict: Refusal | None = None) -> None:
 def state_json(result: Played) -> dict:
     game = result.game
     state = result.state
+    extra = {"columns": state.columns} if state.columns is not None else {}
     return {
+        **extra,
         "id": game.id,
         "game": game.kind,
         "night_id": game.night_id,

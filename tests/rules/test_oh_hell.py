@@ -172,11 +172,17 @@ def test_the_maximum_may_be_lowered_but_not_raised():
 def test_option_defaults_match_the_api():
     assert RULES.resolve_options({}, 5) == {
         "sequence": "up",
+        "custom_sizes": None,
         "max_cards": 10,
+        "no_trump_hands": "last",
         "hook": False,
+        "hook_min_cards": 1,
         "simultaneous": False,
         "miss_scoring": "zero",
         "zero_bid_bonus": False,
+        "made_bonus": 10,
+        "trick_value": 1,
+        "miss_penalty": 0,
         "must_trump": False,
     }
     for option in RULES.option_specs(5):

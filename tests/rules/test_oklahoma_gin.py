@@ -80,6 +80,7 @@ def test_options_have_the_documented_defaults():
         "game_bonus": 0,
         "box_bonus": 0,
         "shutout_double": False,
+        "hollywood": False,
     }
 
 

@@ -18,20 +18,50 @@ from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
 from scorekeeper.games.base import Option
+from scorekeeper.games.base import Preset
+from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
+from scorekeeper.games.base import collect_options
+from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
-from scorekeeper.games.base import per_player
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.base import whole_number
 
 #: Most cards in a hand by player count (the seeds' table).
 MAX_CARDS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
+#: The named sequences of hand sizes; "custom" plays the sizes the table lists.
 SEQUENCES = ("up", "down", "up-down", "down-up")
+CUSTOM = "custom"
+#: Most hands a custom sequence may list.
+MAX_CUSTOM_HANDS = 40
+#: Which hands are played without trump (besides those that deal all 52 cards).
+NO_TRUMP_HANDS = ("last", "largest", "none")
 DECK = 52
+#: The options that decide the score of a hand (what the presets fill in).
+SCORING_OPTIONS = ("made_bonus", "trick_value", "miss_scoring", "miss_penalty", "zero_bid_bonus")
+#: Plain play: the scoring of the seeds.
+SEED_SCORING = {
+    "made_bonus": 10,
+    "trick_value": 1,
+    "miss_scoring": "zero",
+    "miss_penalty": 0,
+    "zero_bid_bonus": False,
+}
+PRESETS = (
+    Preset("seed", "Seed rules", dict(SEED_SCORING)),
+    Preset("nomination_whist", "Nomination Whist", {**SEED_SCORING, "miss_scoring": "per_trick"}),
+    Preset("penalty", "Penalty", {**SEED_SCORING, "miss_penalty": 5}),
+    Preset(
+        "wizard_scoring",
+        "Wizard scoring",
+        {**SEED_SCORING, "made_bonus": 20, "trick_value": 10, "miss_penalty": 10},
+    ),
+)
+MINUS = "\u2212"
 
 
 def max_cards_for(player_count: int) -> int:
@@ -53,6 +83,13 @@ def hand_sizes(sequence: str, max_cards: int) -> list[int]:
         raise ValueError(f"unknown sequence {sequence!r}") from None
 
 
+def game_sizes(options: Mapping[str, Any]) -> list[int]:
+    """Cards dealt in each hand of a game with these (resolved) options."""
+    if options["sequence"] == CUSTOM:
+        return list(options["custom_sizes"])
+    return hand_sizes(options["sequence"], options["max_cards"])
+
+
 def forbidden_dealer_bid(cards: int, other_bids: Iterable[int]) -> int | None:
     """The dealer's bid that would make the bids add up to ``cards`` (None if none can)."""
     value = cards - sum(other_bids)
@@ -60,20 +97,40 @@ def forbidden_dealer_bid(cards: int, other_bids: Iterable[int]) -> int | None:
 
 
 def hand_points(bid: int, tricks: int, cards: int, options: Mapping[str, Any]) -> int:
-    """Points for one player: 10 + tricks for a made bid (5 + cards for a made 0 with the
-    zero-bid bonus); a miss scores 0, or 1 a trick with ``miss_scoring = per_trick``."""
+    """Points for one player. A made bid scores ``made_bonus`` (10) + ``trick_value`` (1) a
+    trick, or 5 + cards for a made 0 with the zero-bid bonus. A miss scores 0, or the tricks
+    at ``trick_value`` with ``miss_scoring = per_trick``, less ``miss_penalty`` (0) for every
+    trick it was off by. Options left out count as their defaults."""
+    trick_value = options.get("trick_value", 1)
     if bid == tricks:
         if bid == 0 and options.get("zero_bid_bonus", False):
             return 5 + cards
-        return 10 + tricks
-    if options.get("miss_scoring", "zero") == "per_trick":
-        return tricks
-    return 0
+        return options.get("made_bonus", 10) + trick_value * tricks
+    points = tricks * trick_value if options.get("miss_scoring", "zero") == "per_trick" else 0
+    return points - options.get("miss_penalty", 0) * abs(tricks - bid)
 
 
 def no_trump(player_count: int, cards: int) -> bool:
     """True when the hand uses the whole deck, so no card is left to turn for trump."""
     return player_count * cards == DECK
+
+
+def no_trump_reason(player_count: int, sizes: Sequence[int], index: int, chosen: str) -> str | None:
+    """Why hand ``index`` (from 0) of ``sizes`` has no trump: "deck" (all 52 cards are dealt),
+    "last" or "largest" (the ``no_trump_hands`` option), or None when a trump is turned."""
+    cards = sizes[index]
+    if no_trump(player_count, cards):
+        return "deck"
+    if chosen == "last" and index == len(sizes) - 1:
+        return "last"
+    if chosen == "largest" and cards == max(sizes):
+        return "largest"
+    return None
+
+
+def hook_applies(options: Mapping[str, Any], cards: int) -> bool:
+    """Whether the hook holds in a hand of ``cards`` (on, and at least ``hook_min_cards``)."""
+    return bool(options["hook"]) and cards >= options.get("hook_min_cards", 1)
 
 
 def bid_balance(total: int, cards: int) -> str:
@@ -112,6 +169,7 @@ class OhHell(GameRules):
         Stat("Bids made", "bids_made", out_of="bids"),
         Stat("Zero bids made", "zero_bids_made", out_of="zero_bids"),
     )
+    presets = PRESETS
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         bids, tricks = hand.input["bids"], hand.input["tricks"]
@@ -137,6 +195,8 @@ class OhHell(GameRules):
             cells += [hand.input["bids"].get(name), (hand.input.get("tricks") or {}).get(name)]
         return cells
 
+    # Options --------------------------------------------------------------------------------
+
     def option_specs(self, player_count: int) -> list[Option]:
         count = min(max(player_count, self.min_players), self.max_players)
         most = max_cards_for(count)
@@ -146,15 +206,27 @@ class OhHell(GameRules):
                 "Cards per hand",
                 "choice",
                 "up",
-                choices=SEQUENCES,
-                help="Up: 1 card, then 2, 3 ... up to the most. Down: the reverse. "
-                "Up-down and down-up go there and back.",
+                choices=(*SEQUENCES, CUSTOM),
+                help="Up: 1 card, then 2, 3 … up to the most. Down: the reverse. "
+                "Up-down and down-up go there and back. Custom: the table lists the cards "
+                "of every hand.",
                 choice_labels={
-                    "up": "Up: 1, 2, 3 … most",
-                    "down": "Down: most … 3, 2, 1",
-                    "up-down": "Up and down: 1 … most … 1",
-                    "down-up": "Down and up: most … 1 … most",
+                    "up": "Up: 1 card, then 2, 3 … to the most",
+                    "down": "Down: the most, then one fewer each hand to 1",
+                    "up-down": "Up and down: 1 … the most … 1",
+                    "down-up": "Down and up: the most … 1 … the most",
+                    CUSTOM: "Custom: the cards of each hand as the table lists them",
                 },
+            ),
+            Option(
+                "custom_sizes",
+                "Custom hand sizes",
+                "list",
+                None,
+                minimum=1,
+                maximum=most,
+                help=f"With the custom sequence only: the cards of each hand in order, "
+                f"1 to {MAX_CUSTOM_HANDS} hands of 1 to {most} cards (e.g. 7, 7, 7).",
             ),
             Option(
                 "max_cards",
@@ -163,7 +235,22 @@ class OhHell(GameRules):
                 most,
                 minimum=1,
                 maximum=most,
-                help=f"{most} with {count} players; may be lowered for a shorter game.",
+                help=f"{most} with {count} players; may be lowered for a shorter game. "
+                "No part of a custom sequence.",
+            ),
+            Option(
+                "no_trump_hands",
+                "Hands without trump",
+                "choice",
+                "last",
+                choices=NO_TRUMP_HANDS,
+                help="Which hands are played without turning a trump card. A hand that deals "
+                "all 52 cards never has a trump.",
+                choice_labels={
+                    "last": "The last hand of the game",
+                    "largest": "Every hand with the most cards",
+                    "none": "None chosen (only when all 52 cards are dealt)",
+                },
             ),
             Option(
                 "hook",
@@ -172,6 +259,16 @@ class OhHell(GameRules):
                 False,
                 help="The bids may not add up to the cards dealt: the dealer, bidding last, "
                 "may not bid the value that would make them equal.",
+            ),
+            Option(
+                "hook_min_cards",
+                "Smallest hand with the hook",
+                "int",
+                1,
+                minimum=1,
+                maximum=most,
+                help="The hook holds only in hands of at least this many cards (2 or 4 "
+                "spare the small hands). No effect with the hook off.",
             ),
             Option(
                 "simultaneous",
@@ -187,15 +284,51 @@ class OhHell(GameRules):
                 "choice",
                 "zero",
                 choices=("zero", "per_trick"),
-                help="Zero: nothing. Per trick: 1 point for each trick taken.",
-                choice_labels={"zero": "Nothing", "per_trick": "1 point per trick taken"},
+                help="Zero: nothing. Per trick: the tricks taken, each worth the trick value.",
+                choice_labels={
+                    "zero": "Nothing",
+                    "per_trick": "The tricks taken (points per trick each)",
+                },
             ),
             Option(
                 "zero_bid_bonus",
                 "Zero-bid bonus",
                 "bool",
                 False,
-                help="A made bid of 0 scores 5 + the cards dealt instead of 10.",
+                help="A made bid of 0 scores 5 + the cards dealt instead of the exact-bid bonus.",
+            ),
+            Option(
+                "made_bonus",
+                "Exact-bid bonus",
+                "choice",
+                10,
+                choices=(5, 10, 20),
+                help="What a made bid scores on top of its tricks.",
+                choice_labels={5: "5 points", 10: "10 points", 20: "20 points"},
+            ),
+            Option(
+                "trick_value",
+                "Points per trick",
+                "choice",
+                1,
+                choices=(1, 10),
+                help="What each trick of a made bid is worth (and of a missed one, when a "
+                "missed bid scores its tricks).",
+                choice_labels={1: "1 point", 10: "10 points"},
+            ),
+            Option(
+                "miss_penalty",
+                "Penalty per trick off",
+                "choice",
+                0,
+                choices=(0, 5, 10),
+                help="Taken off a missed bid for every trick it was off by; totals may go "
+                "below zero.",
+                choice_labels={
+                    0: "None",
+                    5: f"{MINUS}5 per trick off",
+                    10: f"{MINUS}10 per trick off",
+                },
             ),
             Option(
                 "must_trump",
@@ -206,6 +339,76 @@ class OhHell(GameRules):
                 "A reminder only; it changes no score.",
             ),
         ]
+
+    def resolve_options(self, raw: Mapping[str, Any] | None, player_count: int) -> dict[str, Any]:
+        """Every option with its effective value. Besides each option's own values: the
+        custom sizes go with the custom sequence only (every problem with them is one
+        ``custom_sizes_invalid``), and the hook's smallest hand is at most the biggest hand."""
+        raw = dict(raw or {})
+        specs = self.option_specs(player_count)
+        by_key = {spec.key: spec for spec in specs}
+        problems = Problems()
+        given_sizes = raw.pop("custom_sizes", None)
+        resolved = collect_options([s for s in specs if s.key != "custom_sizes"], raw, problems)
+        with problems.check():
+            resolved["custom_sizes"] = _custom_sizes(
+                given_sizes, resolved.get("sequence"), by_key["custom_sizes"].maximum
+            )
+        sequence = resolved.get("sequence")
+        sizes = None
+        if sequence == CUSTOM:
+            sizes = resolved.get("custom_sizes")
+        elif sequence in SEQUENCES and "max_cards" in resolved:
+            sizes = hand_sizes(sequence, resolved["max_cards"])
+        least = resolved.get("hook_min_cards")
+        if sizes and least is not None and least > max(sizes):
+            spec = by_key["hook_min_cards"]
+            problems.add(
+                RuleError(
+                    "option_value",
+                    f"{spec.label} must be from 1 to {max(sizes)}, the biggest hand of this game.",
+                    f"options.{spec.key}",
+                )
+            )
+        problems.raise_any()
+        return {spec.key: resolved[spec.key] for spec in specs}
+
+    def describe(self, options: Mapping[str, Any], player_count: int | None = None) -> list[str]:
+        """How this game scores and plays, in plain sentences: the scoring, the cards per
+        hand, the hands without trump, then one sentence for each other option that differs
+        from plain play. With ``player_count`` the hands that deal all 52 cards are named."""
+        options = {**self._defaults(player_count), **options}
+        sizes = game_sizes(options)
+        sentences = [_scoring_sentence(options)]
+        if options["zero_bid_bonus"]:
+            sentences.append("A made bid of 0 scores 5 + the cards dealt.")
+        sentences.append(_sizes_sentence(options, sizes))
+        sentences.append(_no_trump_sentence(options["no_trump_hands"], sizes))
+        if player_count is not None:
+            for cards in sorted({cards for cards in sizes if no_trump(player_count, cards)}):
+                sentences.append(
+                    f"A hand of {cards} cards deals all 52, so it has no trump "
+                    "(no card is left to turn)."
+                )
+        if options["hook"]:
+            least = options["hook_min_cards"]
+            only = f" (hands of {least} cards or more)" if least > 1 else ""
+            sentences.append(f"Hook: the bids may not add up to the cards dealt{only}.")
+        if options["simultaneous"]:
+            together = "Everyone shows a bid at once"
+            if options["hook"]:
+                together += (
+                    "; with the hook, bids that add up to the cards dealt are refused and the "
+                    "table bids again"
+                )
+            sentences.append(together + ".")
+        if options["must_trump"]:
+            sentences.append(MUST_TRUMP)
+        return sentences
+
+    def _defaults(self, player_count: int | None) -> dict[str, Any]:
+        specs = self.option_specs(player_count or self.min_players)
+        return {spec.key: spec.default for spec in specs}
 
     def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         """Bids and tricks are merged player by player, so bids can be added one at a time
@@ -220,10 +423,14 @@ class OhHell(GameRules):
                 merged[key] = value
         return merged
 
+    # The game -------------------------------------------------------------------------------
+
     def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
         players = tuple(setup.players)
-        options = setup.options
-        sizes = hand_sizes(options["sequence"], options["max_cards"])
+        # Options stored before an option existed get its default.
+        options = {**self._defaults(len(players)), **setup.options}
+        setup = Setup(players, options, setup.first_dealer)
+        sizes = game_sizes(options)
         totals = {name: 0 for name in players}
         hands: list[Hand] = []
         for index, entry in enumerate(entries):
@@ -244,7 +451,7 @@ class OhHell(GameRules):
             state.winners = state.leaders()
         else:
             state.next = self._next(setup, sizes, hands)
-        state.notices = self._notices(setup, state)
+        state.notices = self._notices(setup, sizes, state)
         return state
 
     # One hand -----------------------------------------------------------------------------
@@ -265,30 +472,45 @@ class OhHell(GameRules):
         dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
         dealer = players[dealer_seat]
         tricks_given = entry.get("tricks") is not None
+        without_trump = no_trump_reason(len(players), sizes, number - 1, options["no_trump_hands"])
 
-        bids = self._bids(entry, players, cards, partial_ok=last and not tricks_given)
-        complete = len(bids) == len(players)
-        if complete and options["hook"]:
-            self._check_hook(bids, dealer, cards, options["simultaneous"])
-        trump = self._trump(entry.get("trump"), len(players), cards)
+        # Every independent problem is reported at once; the hook waits for valid bids and
+        # the tricks' sum for valid tricks.
+        problems = Problems()
+        bids: dict[str, int] = {}
+        with problems.check():
+            bids = self._bids(entry, players, cards, partial_ok=last and not tricks_given)
+        complete = not problems and len(bids) == len(players)
+        if complete and hook_applies(options, cards):
+            with problems.check():
+                self._check_hook(bids, dealer, cards, options["simultaneous"])
+        trump = None
+        with problems.check():
+            trump = self._trump(entry.get("trump"), number, cards, without_trump)
+        tricks: dict[str, int] | None = None
+        if tricks_given:
+            with problems.check():
+                tricks = self._tricks(entry, players, cards)
+        elif not last:
+            problems.add(
+                RuleError(
+                    "missing_tricks",
+                    f"Hand {number} has no tricks yet: enter them before the next hand.",
+                    "tricks",
+                )
+            )
+        problems.raise_any()
 
         normalised: dict[str, Any] = {"bids": bids}
         if trump is not None:
             normalised["trump"] = trump
         points = None
         made = None
-        if tricks_given:
-            tricks = self._tricks(entry, players, cards)
+        if tricks is not None:
             normalised["tricks"] = tricks
             points = {n: hand_points(bids[n], tricks[n], cards, options) for n in players}
             made = {n: bids[n] == tricks[n] for n in players}
             status = "scored"
-        elif not last:
-            raise RuleError(
-                "missing_tricks",
-                f"Hand {number} has no tricks yet: enter them before the next hand.",
-                "tricks",
-            )
         else:
             status = "playing" if complete else "bidding"
 
@@ -296,7 +518,7 @@ class OhHell(GameRules):
         total = sum(bids.values())
         info = {
             "cards": cards,
-            "no_trump": no_trump(len(players), cards),
+            "no_trump": without_trump is not None,
             "trump": trump,
             "order": None if options["simultaneous"] else order,
             "leader": order[0],
@@ -312,20 +534,13 @@ class OhHell(GameRules):
         entry: Mapping[str, Any], players: Sequence[str], cards: int, partial_ok: bool
     ) -> dict[str, int]:
         """The bids entered, in seat order. Only the hand still being bid may lack some."""
-        raw = entry.get("bids")
-        if partial_ok and isinstance(raw, Mapping) and any(v is not None for v in raw.values()):
-            for name in raw:
-                if name not in players:
-                    raise RuleError(
-                        "unknown_player", f"{name} is not playing in this game.", f"bids.{name}"
-                    )
-            given = {name: raw[name] for name in players if raw.get(name) is not None}
-        else:
-            given = per_player(entry, "bids", players, "missing_bid", "a bid")
-        return {
-            name: whole_number(value, f"{name}'s bid", f"bids.{name}", "bid_out_of_range", 0, cards)
-            for name, value in given.items()
-        }
+
+        def read(name: str, value: Any) -> int:
+            return whole_number(
+                value, f"{name}'s bid", f"bids.{name}", "bid_out_of_range", 0, cards
+            )
+
+        return each_player(entry, "bids", players, "missing_bid", "a bid", read, partial_ok)
 
     @staticmethod
     def _check_hook(bids: Mapping[str, int], dealer: str, cards: int, simultaneous: bool) -> None:
@@ -349,7 +564,7 @@ class OhHell(GameRules):
             )
 
     @staticmethod
-    def _trump(value: Any, player_count: int, cards: int) -> str | None:
+    def _trump(value: Any, number: int, cards: int, without_trump: str | None) -> str | None:
         if value is None:
             return None
         suit = value.strip().lower() if isinstance(value, str) else None
@@ -357,23 +572,34 @@ class OhHell(GameRules):
             raise RuleError(
                 "trump_invalid", "The trump must be clubs, diamonds, hearts or spades.", "trump"
             )
-        if no_trump(player_count, cards):
+        if without_trump == "deck":
             raise RuleError(
                 "trump_invalid",
                 f"All 52 cards are dealt in a {cards}-card hand, so there is no trump.",
+                "trump",
+            )
+        if without_trump == "last":
+            raise RuleError(
+                "trump_invalid",
+                f"Hand {number} is the last hand, which is played without trump.",
+                "trump",
+            )
+        if without_trump == "largest":
+            raise RuleError(
+                "trump_invalid",
+                f"Hand {number} has the most cards of the game ({cards}), so it is played "
+                "without trump.",
                 "trump",
             )
         return suit
 
     @staticmethod
     def _tricks(entry: Mapping[str, Any], players: Sequence[str], cards: int) -> dict[str, int]:
-        given = per_player(entry, "tricks", players, "missing_tricks", "the tricks")
-        tricks = {
-            name: whole_number(
-                value, f"{name}'s tricks", f"tricks.{name}", "tricks_out_of_range", 0, cards
-            )
-            for name, value in given.items()
-        }
+        def read(name: str, value: Any) -> int:
+            where = f"tricks.{name}"
+            return whole_number(value, f"{name}'s tricks", where, "tricks_out_of_range", 0, cards)
+
+        tricks = each_player(entry, "tricks", players, "missing_tricks", "the tricks", read)
         taken = sum(tricks.values())
         if taken != cards:
             dealt = f"{_cards_word(cards)} {'was' if cards == 1 else 'were'} dealt"
@@ -394,25 +620,26 @@ class OhHell(GameRules):
         cards = sizes[number - 1]
         order = order_from_left_of(dealer_seat, players)
         forbidden = None
-        if current and options["hook"] and not options["simultaneous"]:
+        if current and hook_applies(options, cards) and not options["simultaneous"]:
             bids = current.input["bids"]
             others = [name for name in players if name != dealer]
             if all(name in bids for name in others):
                 forbidden = forbidden_dealer_bid(cards, (bids[name] for name in others))
+        reason = no_trump_reason(len(players), sizes, number - 1, options["no_trump_hands"])
         return {
             "number": number,
             "dealer": dealer,
             "cards": cards,
             "order": None if options["simultaneous"] else order,
             "leader": order[0],
-            "no_trump": no_trump(len(players), cards),
+            "no_trump": reason is not None,
             "forbidden_dealer_bid": forbidden,
             "knock_limit": None,
             "total_hands": len(sizes),
         }
 
     @staticmethod
-    def _notices(setup: Setup, state: State) -> list[str]:
+    def _notices(setup: Setup, sizes: list[int], state: State) -> list[str]:
         if state.finished:
             best = state.totals[state.winners[0]]
             if len(state.winners) == 1:
@@ -432,13 +659,103 @@ class OhHell(GameRules):
                     f"Bids total {current.info['bids_total']} for "
                     f"{_cards_word(current.info['cards'])} ({current.info['balance']})."
                 )
-        if upcoming["no_trump"]:
+        number = upcoming["number"]
+        reason = no_trump_reason(
+            len(setup.players), sizes, number - 1, setup.options["no_trump_hands"]
+        )
+        if reason == "deck":
+            notices.append(f"Hand {number}: all 52 cards are dealt, so there is no trump.")
+        elif reason == "last":
+            notices.append(f"Hand {number} is the last hand: it is played without trump.")
+        elif reason == "largest":
             notices.append(
-                f"Hand {upcoming['number']}: all 52 cards are dealt, so there is no trump."
+                f"Hand {number} has the most cards of the game: it is played without trump."
             )
         if setup.options.get("must_trump"):
-            notices.append("A player who cannot follow suit must play a trump if holding one.")
+            notices.append(MUST_TRUMP)
         return notices
+
+
+MUST_TRUMP = "A player who cannot follow suit must play a trump if holding one."
+
+
+def _custom_sizes(value: Any, sequence: str | None, most: int) -> list[int] | None:
+    """The custom hand sizes: a list with the custom sequence, None with any other. Every
+    problem is one ``custom_sizes_invalid``."""
+    where = "options.custom_sizes"
+    if value is None:
+        if sequence == CUSTOM:
+            raise RuleError(
+                "custom_sizes_invalid",
+                "A custom sequence needs its hand sizes: the cards of each hand, in order.",
+                where,
+            )
+        return None
+    if sequence is not None and sequence != CUSTOM:
+        raise RuleError(
+            "custom_sizes_invalid",
+            "Custom hand sizes go with the custom sequence only; choose it or leave them out.",
+            where,
+        )
+    if not isinstance(value, list | tuple):
+        raise RuleError(
+            "custom_sizes_invalid",
+            "Custom hand sizes must be a list of whole numbers, one for each hand.",
+            where,
+        )
+    if not 1 <= len(value) <= MAX_CUSTOM_HANDS:
+        raise RuleError(
+            "custom_sizes_invalid",
+            f"A custom sequence has 1 to {MAX_CUSTOM_HANDS} hands, not {len(value)}.",
+            where,
+        )
+    for number, cards in enumerate(value, 1):
+        if type(cards) is not int or not 1 <= cards <= most:
+            raise RuleError(
+                "custom_sizes_invalid",
+                f"Each custom hand has 1 to {most} cards, but hand {number} has “{cards}”.",
+                where,
+            )
+    return list(value)
+
+
+def _scoring_sentence(options: Mapping[str, Any]) -> str:
+    trick_value = options["trick_value"]
+    per_trick = "tricks" if trick_value == 1 else f"{trick_value} per trick"
+    made = f"Exact bid: {options['made_bonus']} + {per_trick}."
+    missed: list[str] = []
+    if options["miss_scoring"] == "per_trick":
+        missed.append("1 per trick taken" if trick_value == 1 else f"{trick_value} per trick taken")
+    if options["miss_penalty"]:
+        missed.append(f"{MINUS}{options['miss_penalty']} per trick off")
+    return f"{made} Missed: {', '.join(missed) or '0'}."
+
+
+def _sizes_sentence(options: Mapping[str, Any], sizes: list[int]) -> str:
+    hands = f"{len(sizes)} hand{'s' if len(sizes) != 1 else ''}"
+    if options["sequence"] == CUSTOM:
+        return f"Cards per hand, as the table listed them: {', '.join(map(str, sizes))} ({hands})."
+    most = options["max_cards"]
+    if most == 1:
+        return f"Cards per hand: 1 ({hands})."
+    ways = {
+        "up": f"1 to {most}, one more each hand",
+        "down": f"{most} down to 1, one fewer each hand",
+        "up-down": f"1 to {most}, then back down to 1",
+        "down-up": f"{most} down to 1, then back up to {most}",
+    }
+    return f"Cards per hand: {ways[options['sequence']]} ({hands})."
+
+
+def _no_trump_sentence(chosen: str, sizes: list[int]) -> str:
+    if chosen == "last":
+        return "The last hand is played without trump."
+    if chosen == "largest":
+        count = sizes.count(max(sizes))
+        if count == 1:
+            return f"The hand with the most cards ({max(sizes)}) is played without trump."
+        return f"The {count} hands with the most cards ({max(sizes)}) are played without trump."
+    return "A trump card is turned in every hand that leaves a card to turn."
 
 
 RULES = OhHell()

@@ -8,6 +8,10 @@ An entry is one round as the scorekeeper enters it::
 ``knocker`` and both deadwood counts are left out (or None) for a draw; ``knocker_deadwood``
 may be left out for gin. A knock with no deadwood is recorded and scored as gin. Every round is
 complete when entered (status "scored").
+
+With ``hollywood`` three games are played on one sheet, one column each (see
+``_Hollywood``): the state carries ``columns`` and each round's info the column numbers its
+score went into.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
 from scorekeeper.games.base import Option
+from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
@@ -31,6 +36,9 @@ from scorekeeper.games.base import whole_number
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RESULTS = ("knock", "gin", "draw")
+#: Games (columns) on a Hollywood sheet, and how many of them a player must win.
+HOLLYWOOD_GAMES = 3
+HOLLYWOOD_WINS = 2
 #: Ten unmatched cards count at most 98 (K, K, Q, Q, J, J, 10, 10, 9, 9 without melds).
 MAX_DEADWOOD = 98
 ENTRY_KEYS = (
@@ -89,19 +97,25 @@ class OklahomaGin(GameRules):
         ]
 
     def csv_columns(self, setup: Setup) -> list[str]:
-        return ["Upcard", "Knock limit", "Result", "Knocker", "Knocker deadwood"] + [
+        columns = ["Upcard", "Knock limit", "Result", "Knocker", "Knocker deadwood"] + [
             "Opponent deadwood",
             "Winner",
         ]
+        if setup.options.get("hollywood"):
+            columns.append("Games")
+        return columns
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
         entry, info = hand.input, hand.info
         result = "undercut" if info["result"] == "knock" and info["undercut"] else info["result"]
-        return [entry["upcard"], info["knock_limit"], result, entry.get("knocker")] + [
+        cells = [entry["upcard"], info["knock_limit"], result, entry.get("knocker")] + [
             entry.get("knocker_deadwood"),
             entry.get("opponent_deadwood"),
             info["winner"],
         ]
+        if setup.options.get("hollywood"):
+            cells.append(" ".join(str(number) for number in info.get("columns", [])))
+        return cells
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [
@@ -113,7 +127,9 @@ class OklahomaGin(GameRules):
                 choices=(50, 100, 150, 200, 250),
                 minimum=50,
                 maximum=1000,
-                help="The first player whose total reaches this score wins.",
+                help="The first player whose total reaches this score wins (in each game, "
+                "with Hollywood scoring).",
+                choice_labels={points: f"{points} points" for points in (50, 100, 150, 200, 250)},
             ),
             Option(
                 "gin_bonus",
@@ -122,6 +138,7 @@ class OklahomaGin(GameRules):
                 25,
                 choices=(20, 25),
                 help="Added to the opponent's deadwood when a player goes gin.",
+                choice_labels={20: "20 points", 25: "25 points"},
             ),
             Option(
                 "undercut_bonus",
@@ -130,6 +147,7 @@ class OklahomaGin(GameRules):
                 10,
                 choices=(10, 20, 25),
                 help="Added to the difference when the knocker is undercut.",
+                choice_labels={10: "10 points", 20: "20 points", 25: "25 points"},
             ),
             Option(
                 "spade_double",
@@ -152,6 +170,7 @@ class OklahomaGin(GameRules):
                 0,
                 choices=(0, 100),
                 help="Added to the winner's total when the game ends.",
+                choice_labels={0: "None", 100: "100 points"},
             ),
             Option(
                 "box_bonus",
@@ -160,6 +179,7 @@ class OklahomaGin(GameRules):
                 0,
                 choices=(0, 20, 25),
                 help="Added at game end to each player for every round they won.",
+                choice_labels={0: "None", 20: "20 a round won", 25: "25 a round won"},
             ),
             Option(
                 "shutout_double",
@@ -168,12 +188,66 @@ class OklahomaGin(GameRules):
                 False,
                 help="If the loser scored nothing, the winner's whole total is doubled.",
             ),
+            Option(
+                "hollywood",
+                "Hollywood (three games at once)",
+                "bool",
+                False,
+                help="Three games on one sheet: your first win counts in game 1, the second in "
+                "games 1 and 2, every later one in all three. Each game ends, with its own "
+                "bonuses, when someone reaches the target in it; two games of three win.",
+            ),
         ]
+
+    def describe(self, options: Mapping[str, Any]) -> list[str]:
+        """How this game scores and plays, in plain sentences."""
+        options = {**{spec.key: spec.default for spec in self.option_specs(2)}, **options}
+        target = options["target"]
+        hollywood = options["hollywood"]
+        if hollywood:
+            sentences = [
+                f"Hollywood: three games on one sheet, each to {target}. A player's first win "
+                "counts in game 1, the second in games 1 and 2, every later one in all three "
+                "(games already over are skipped); two games of three win.",
+            ]
+        else:
+            sentences = [f"Game to {target}: the first to reach it wins."]
+        sentences.append(
+            "Knock with deadwood up to the upcard's value (10 for a 10 or a face card, 1 for "
+            "an ace)."
+        )
+        if options["ace_requires_gin"]:
+            sentences.append("An ace upcard means only gin can end the round.")
+        sentences.append(
+            f"Knock: the difference in deadwood. Gin: the opponent's deadwood + "
+            f"{options['gin_bonus']}. Undercut: {options['undercut_bonus']} + the difference."
+        )
+        if options["spade_double"]:
+            sentences.append("A spade upcard doubles every score of the round.")
+        game = "each game" if hollywood else "the game"
+        if options["game_bonus"]:
+            sentences.append(f"The winner of {game} scores {options['game_bonus']} more.")
+        if options["box_bonus"]:
+            counted = " that counted in it" if hollywood else ""
+            sentences.append(
+                f"At the end of {game}, every round won{counted} scores {options['box_bonus']} "
+                "more."
+            )
+        if options["shutout_double"]:
+            nothing = " in it" if hollywood else ""
+            sentences.append(
+                f"If the loser of {game} scored nothing{nothing}, the winner's total is doubled."
+            )
+        return sentences
 
     def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
         players = tuple(setup.players)
         self.check_players(players, setup.options)
-        options = setup.options
+        # Options stored before an option existed get its default.
+        defaults = {spec.key: spec.default for spec in self.option_specs(len(players))}
+        options = {**defaults, **setup.options}
+        if options["hollywood"]:
+            return _Hollywood(players, options).play(setup.first_dealer, entries)
         target = options["target"]
         totals = {name: 0 for name in players}
         rounds_won = {name: 0 for name in players}
@@ -211,17 +285,7 @@ class OklahomaGin(GameRules):
                 f"Round {hands[-1].number} was a draw: {players[dealer_seat]} deals again."
             )
 
-        next_round = None
-        if not finished:
-            next_round = {
-                "number": len(hands) + 1,
-                "dealer": players[dealer_seat],
-                "order": order_from_left_of(dealer_seat, players),
-                "cards": None,
-                "no_trump": None,
-                "forbidden_dealer_bid": None,
-                "knock_limit": None,
-            }
+        next_round = None if finished else _next_round(len(hands) + 1, dealer_seat, players)
         return State(
             sides=list(players),
             teams=None,
@@ -245,10 +309,40 @@ def _score_round(
     """Check one round and work out who scores what."""
     if not isinstance(entry, Mapping):
         raise RuleError("wrong_type", "A round must be given as a set of named values.")
-    upcard = _upcard(entry.get("upcard"))
-    suit = _suit(entry.get("upcard_suit"), options["spade_double"])
+    # Every independent problem is reported at once; the knock limit waits for a valid
+    # upcard and deadwood, the knocker's and opponent's deadwood for a result.
+    problems = Problems()
+    upcard = suit = result = None
+    with problems.check():
+        upcard = _upcard(entry.get("upcard"))
+    with problems.check():
+        suit = _suit(entry.get("upcard_suit"), options["spade_double"])
+    with problems.check():
+        result = _result(entry.get("result"))
+    knocker = opponent = None
+    knocker_deadwood = opponent_deadwood = None
+    if result in ("knock", "gin"):
+        with problems.check():
+            knocker = _knocker(entry.get("knocker"), players)
+        if knocker is not None:
+            opponent = players[1 - players.index(knocker)]
+        raw_knocker_deadwood = entry.get("knocker_deadwood")
+        if raw_knocker_deadwood is None and result == "gin":
+            raw_knocker_deadwood = 0
+        with problems.check():
+            knocker_deadwood = _deadwood(
+                raw_knocker_deadwood, knocker, "knocker_deadwood", "knocker"
+            )
+        with problems.check():
+            opponent_deadwood = _deadwood(
+                entry.get("opponent_deadwood"), opponent, "opponent_deadwood", "opponent"
+            )
+        if upcard is not None and knocker_deadwood is not None:
+            with problems.check():
+                _check_knock(result, upcard, knocker or "the knocker", knocker_deadwood, options)
+    problems.raise_any()
+    assert upcard is not None and result is not None
     limit = knock_limit(upcard)
-    result = _result(entry.get("result"))
     points = {name: 0 for name in players}
     normalised: dict[str, Any] = {
         "upcard": upcard,
@@ -269,38 +363,11 @@ def _score_round(
     if result == "draw":
         # Whatever else a form sent along with a draw is not part of it.
         return Hand(number, dealer, "scored", normalised, points, info)
+    assert knocker is not None and opponent is not None
+    assert knocker_deadwood is not None and opponent_deadwood is not None
 
-    knocker = _knocker(entry.get("knocker"), players)
-    opponent = players[1 - players.index(knocker)]
-    raw_knocker_deadwood = entry.get("knocker_deadwood")
-    if raw_knocker_deadwood is None and result == "gin":
-        raw_knocker_deadwood = 0
-    knocker_deadwood = _deadwood(raw_knocker_deadwood, knocker, "knocker_deadwood")
-    opponent_deadwood = _deadwood(entry.get("opponent_deadwood"), opponent, "opponent_deadwood")
-
-    if result == "gin" and knocker_deadwood > 0:
-        raise RuleError(
-            "gin_with_deadwood",
-            f"Gin means no deadwood, but {knocker} has {knocker_deadwood}. "
-            "Enter it as a knock instead.",
-            "knocker_deadwood",
-        )
     if knocker_deadwood == 0:
         result = "gin"
-    if result == "knock":
-        if upcard == "A" and options["ace_requires_gin"]:
-            raise RuleError(
-                "knock_above_limit",
-                "An ace was turned up: only gin can end this round.",
-                "knocker_deadwood",
-            )
-        if knocker_deadwood > limit:
-            raise RuleError(
-                "knock_above_limit",
-                f"Knock with {limit} or less: {knocker} has {knocker_deadwood}.",
-                "knocker_deadwood",
-            )
-
     if result == "gin":
         winner = knocker
         score = opponent_deadwood + options["gin_bonus"]
@@ -324,6 +391,34 @@ def _score_round(
     )
     info.update(result=result, winner=winner, doubled=doubled)
     return Hand(number, dealer, "scored", normalised, points, info)
+
+
+def _check_knock(
+    result: str, upcard: str, knocker: str, deadwood: int, options: Mapping[str, Any]
+) -> None:
+    """Refuse gin with deadwood, and a knock above the limit (or with an ace under
+    ``ace_requires_gin``). A knock with no deadwood is gin."""
+    if result == "gin" and deadwood > 0:
+        raise RuleError(
+            "gin_with_deadwood",
+            f"Gin means no deadwood, but {knocker} has {deadwood}. Enter it as a knock instead.",
+            "knocker_deadwood",
+        )
+    if result != "knock" or deadwood == 0:
+        return
+    if upcard == "A" and options["ace_requires_gin"]:
+        raise RuleError(
+            "knock_above_limit",
+            "An ace was turned up: only gin can end this round.",
+            "knocker_deadwood",
+        )
+    limit = knock_limit(upcard)
+    if deadwood > limit:
+        raise RuleError(
+            "knock_above_limit",
+            f"Knock with {limit} or less: {knocker} has {deadwood}.",
+            "knocker_deadwood",
+        )
 
 
 def _upcard(value: Any) -> str:
@@ -386,10 +481,14 @@ def _knocker(value: Any, players: tuple[str, ...]) -> str:
     return value
 
 
-def _deadwood(value: Any, player: str, where: str) -> int:
+def _deadwood(value: Any, player: str | None, where: str, role: str) -> int:
+    """A deadwood count; ``player`` is None when the knocker is not known (then the
+    messages name the ``role``)."""
+    whose = f"{player}'s" if player else f"the {role}'s"
     if value is None:
-        raise RuleError("required", f"Enter {player}'s deadwood.", where)
-    return whole_number(value, f"{player}'s deadwood", where, "deadwood_invalid", 0, MAX_DEADWOOD)
+        raise RuleError("required", f"Enter {whose} deadwood.", where)
+    what = f"{whose[0].upper()}{whose[1:]} deadwood"
+    return whole_number(value, what, where, "deadwood_invalid", 0, MAX_DEADWOOD)
 
 
 def _bonuses(
@@ -412,6 +511,151 @@ def _bonuses(
         before = totals[winner] + sum(line["points"] for line in lines if line["player"] == winner)
         lines.append({"player": winner, "kind": "shutout", "points": before})
     return lines
+
+
+class _Hollywood:
+    """Hollywood scoring: three games (columns) on one sheet, RULES.md "hollywood".
+
+    Each round a player wins first opens, for that player, the first column they have not
+    opened that is still open; then the round's score goes into every column that player has
+    opened and that is still open. A column closes at the end of the round in which the
+    player's total in it reaches the target: that player wins it and its bonuses are worked
+    out for it alone (game, box for the rounds that counted in it, shutout). The game ends
+    when all three are closed; two columns won win it; totals add up the three columns.
+    """
+
+    def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+        self.players = players
+        self.options = options
+        self.columns: list[dict[str, Any]] = [
+            {
+                "number": number,
+                "totals": {name: 0 for name in players},
+                "closed": False,
+                "winner": None,
+                "bonuses": [],
+            }
+            for number in range(1, HOLLYWOOD_GAMES + 1)
+        ]
+        self.opened: dict[str, list[int]] = {name: [] for name in players}
+        #: Per column, the rounds each player won that counted in it (for the box bonus).
+        self.rounds_won = [{name: 0 for name in players} for _ in self.columns]
+
+    def totals(self) -> dict[str, int]:
+        return {
+            name: sum(column["totals"][name] for column in self.columns) for name in self.players
+        }
+
+    def finished(self) -> bool:
+        return all(column["closed"] for column in self.columns)
+
+    def record(self, winner: str, score: int) -> tuple[list[int], list[dict[str, Any]]]:
+        """Count one won round: the columns its score went into, and those it closed."""
+        target = self.options["target"]
+        fresh = next(
+            (
+                column
+                for column in self.columns
+                if not column["closed"] and column["number"] not in self.opened[winner]
+            ),
+            None,
+        )
+        if fresh is not None:
+            self.opened[winner].append(fresh["number"])
+        counted: list[int] = []
+        closed: list[dict[str, Any]] = []
+        for index, column in enumerate(self.columns):
+            if column["closed"] or column["number"] not in self.opened[winner]:
+                continue
+            column["totals"][winner] += score
+            self.rounds_won[index][winner] += 1
+            counted.append(column["number"])
+            if column["totals"][winner] >= target:
+                self.close(index, winner)
+                closed.append(column)
+        return counted, closed
+
+    def close(self, index: int, winner: str) -> None:
+        column = self.columns[index]
+        lines = _bonuses(
+            winner, self.players, column["totals"], self.rounds_won[index], self.options
+        )
+        for line in lines:
+            column["totals"][line["player"]] += line["points"]
+        column.update(closed=True, winner=winner, bonuses=lines)
+
+    def play(self, first_dealer: int, entries: Sequence[Mapping[str, Any]]) -> State:
+        players = self.players
+        dealer_seat = first_dealer % len(players)
+        hands: list[Hand] = []
+        running: list[dict[str, int]] = []
+        closed_last: list[dict[str, Any]] = []
+        for number, entry in enumerate(entries, start=1):
+            if self.finished():
+                raise RuleError("game_over", "This game is over.", hand=number)
+            try:
+                hand = _score_round(number, players[dealer_seat], players, self.options, entry)
+            except RuleError as error:
+                raise error.for_hand(number) from None
+            winner = hand.info["winner"]
+            counted: list[int] = []
+            closed_last = []
+            if winner is not None:
+                dealer_seat = players.index(winner)
+                counted, closed_last = self.record(winner, hand.points[winner])
+            hand.info["columns"] = counted
+            hands.append(hand)
+            running.append(self.totals())
+
+        finished = self.finished()
+        winners: list[str] = []
+        notices = [
+            f"{column['winner']} wins game {column['number']} with "
+            f"{column['totals'][column['winner']]} points."
+            for column in closed_last
+        ]
+        totals = self.totals()
+        if finished:
+            won = {name: 0 for name in players}
+            for column in self.columns:
+                won[column["winner"]] += 1
+            winners = [name for name in players if won[name] >= HOLLYWOOD_WINS]
+            notices.append(
+                f"{winners[0]} wins {won[winners[0]]} of the {HOLLYWOOD_GAMES} games, with "
+                f"{totals[winners[0]]} points in all."
+            )
+        elif hands and hands[-1].info["result"] == "draw":
+            notices.append(
+                f"Round {hands[-1].number} was a draw: {players[dealer_seat]} deals again."
+            )
+        state = State(
+            sides=list(players),
+            teams=None,
+            hands=hands,
+            totals=totals,
+            finished=finished,
+            winners=winners,
+            next=None if finished else _next_round(len(hands) + 1, dealer_seat, players),
+            notices=notices,
+            columns=self.columns,
+        )
+        # A hand's running totals are the sums over the columns (bonuses of the columns it
+        # closed included); its points are the round's score once.
+        for hand, after in zip(hands, running, strict=True):
+            hand.totals = after
+        return state
+
+
+def _next_round(number: int, dealer_seat: int, players: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "number": number,
+        "dealer": players[dealer_seat],
+        "order": order_from_left_of(dealer_seat, players),
+        "cards": None,
+        "no_trump": None,
+        "forbidden_dealer_bid": None,
+        "knock_limit": None,
+    }
 
 
 RULES = OklahomaGin()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pydantic import Field
+
+from scorekeeper.games.schema import Bonus
 from scorekeeper.games.schema import Closed
 from scorekeeper.games.schema import NextBase
 
@@ -25,7 +28,24 @@ class Info(Closed):
     undercut: bool
     doubled: bool
     upcard: str
+    columns: list[int] | None = Field(
+        None, description="Hollywood: the game columns the round's score went into"
+    )
 
 
 class Next(NextBase):
     pass
+
+
+class Column(Closed):
+    """One of the three games of a Hollywood sheet."""
+
+    number: int
+    totals: dict[str, int] = Field(description="Bonuses included once the column is closed")
+    closed: bool
+    winner: str | None
+    bonuses: list[Bonus]
+
+
+class Extra(Closed):
+    columns: list[Column] | None = Field(None, description="Hollywood scoring only")

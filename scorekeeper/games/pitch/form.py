@@ -39,11 +39,9 @@ def read_bidding(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     auction: list[list[Any]] = []
     for turn, seat in enumerate(order):
         raw = (form.get(f"call-{seat}") or "").strip()
-        if raw == "":
-            raise Refusal(
-                "bid_invalid", f"Enter {players[seat]}'s call: pass or a bid.", f"auction.{turn}"
-            )
         where = f"auction.{turn}"
+        # A call left empty goes to the rules as None: they refuse it (missing_bid) with
+        # every other problem of the hand.
         call = "pass" if raw == "pass" else whole_or_none(raw, f"{players[seat]}'s bid", where)
         auction.append([players[seat], call])
     return {"auction": auction}

@@ -15,6 +15,7 @@ from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
 from scorekeeper.games.base import Option
+from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
@@ -67,9 +68,11 @@ def legal_calls(
     high = max((call for _, call in auction_so_far if _is_int(call)), default=0)
     player = order[turn]
     allowed: list[Any] = []
+    min_bid = options.get("min_bid", 1)
+    may_steal = options.get("dealer_may_steal", True)
     for call in ("pass", 1, 2, 3, TOP_BID):
         try:
-            _check_call(player, call, high, player == dealer, options.get("min_bid", 1), "")
+            _check_call(player, call, high, player == dealer, min_bid, "", may_steal)
         except RuleError:
             continue
         allowed.append(call)
@@ -139,6 +142,7 @@ class Pitch(GameRules):
                 7,
                 choices=(7, 11, 15, 21),
                 help="The first to reach this at the end of a hand they pitched wins.",
+                choice_labels={7: "7 points", 11: "11 points", 15: "15 points", 21: "21 points"},
             ),
             Option(
                 "partnerships",
@@ -155,6 +159,7 @@ class Pitch(GameRules):
                 choices=(1, 2),
                 help="2 for tables that play the “2 to 4” auction. "
                 "A dealer everyone passed to must bid at least 2 either way.",
+                choice_labels={1: "1 (bids of 1 to 4)", 2: "2 (bids of 2 to 4)"},
             ),
             Option(
                 "low_to_player",
@@ -163,7 +168,54 @@ class Pitch(GameRules):
                 False,
                 help="Off: Low goes to whoever wins it in a trick.",
             ),
+            Option(
+                "smudge",
+                "Smudge",
+                "bool",
+                False,
+                help="Winning all four points (High, Low, Jack and Game) in one hand wins the "
+                "game at once, pitcher or not.",
+            ),
+            Option(
+                "dealer_may_steal",
+                "The dealer may steal",
+                "bool",
+                True,
+                help="The dealer, bidding last, may take the contract by bidding the same as "
+                "the high bid (not a pitch of 4). Off: the dealer must bid higher too.",
+            ),
         ]
+
+    def describe(self, options: Mapping[str, Any]) -> list[str]:
+        """How this game scores and plays, in plain sentences."""
+        options = {**{spec.key: spec.default for spec in self.option_specs(4)}, **options}
+        team = bool(options["partnerships"])
+        who = "side" if team else "player"
+        sentences = [
+            f"Game to {options['target']}: the first {who} to reach it at the end of a hand "
+            f"{'one of them' if team else 'they'} pitched wins.",
+            f"Bids from {options['min_bid']} to {TOP_BID}; if everyone else passes, the dealer "
+            "must bid at least 2.",
+        ]
+        if options["dealer_may_steal"]:
+            sentences.append(
+                f"The dealer may steal the high bid by bidding the same (not a pitch of {TOP_BID})."
+            )
+        else:
+            sentences.append("The dealer may not steal: every bid must be higher than the last.")
+        sentences.append("A pitcher who falls short of the bid is set back by the bid.")
+        if team:
+            sentences.append("Partnerships: seats 1 and 3 play against seats 2 and 4.")
+        if options["low_to_player"]:
+            sentences.append("Low goes to whoever played it.")
+        else:
+            sentences.append("Low goes to whoever wins it in a trick.")
+        if options["smudge"]:
+            sentences.append(
+                f"Smudge: a {who} who wins all four points (High, Low, Jack and Game) in one hand "
+                "wins the game at once."
+            )
+        return sentences
 
     def page_context(self, setup: Setup) -> dict[str, Any]:
         return {"max_game_points": max_game_points(len(setup.players))}
@@ -202,6 +254,7 @@ class Pitch(GameRules):
         finished = False
         winners: list[str] = []
         set_back_win = False
+        smudged = False
 
         for index, entry in enumerate(entries):
             number = index + 1
@@ -223,7 +276,11 @@ class Pitch(GameRules):
                 continue
             add_points(totals, hand.points)
             side = hand.info["pitcher_side"]
-            if totals[side] >= options["target"]:
+            if hand.info["smudge"]:
+                # Only one side can take all four points: it wins, whoever reached the target.
+                finished = smudged = True
+                winners = [next(s for s, won in hand.info["won"].items() if len(won) == 4)]
+            elif totals[side] >= options["target"]:
                 finished = True
                 winners = [side]
                 set_back_win = not hand.info["made"]
@@ -236,7 +293,7 @@ class Pitch(GameRules):
             finished=finished,
             winners=winners,
             next=None if finished else table.next_hand(hands, setup.first_dealer),
-            notices=table.notices(totals, winners, set_back_win),
+            notices=table.notices(totals, winners, set_back_win, smudged),
         )
 
 
@@ -286,7 +343,23 @@ class _Table:
         seat = self.dealer_seat(number, first_dealer)
         dealer = self.players[seat]
         order = order_from_left_of(seat, self.players)
-        bidding, pitcher, bid, stolen = self.read_bidding(entry, order, dealer)
+        # The bidding and the points are checked together, so that every problem of the
+        # entry is reported at once; the lone-trump check waits for a known pitcher.
+        problems = Problems()
+        bidding: dict[str, Any] = {}
+        pitcher: str | None = None
+        bid = 0
+        stolen = False
+        with problems.check():
+            bidding, pitcher, bid, stolen = self.read_bidding(entry, order, dealer)
+        scored = _points_entered(entry)
+        entered: dict[str, Any] = {}
+        won: dict[str, list[str]] = {}
+        if scored:
+            with problems.check():
+                entered, won = self.read_points(entry, pitcher)
+        problems.raise_any()
+        assert pitcher is not None
         side = self.side_of[pitcher]
         info: dict[str, Any] = {
             "pitcher": pitcher,
@@ -296,11 +369,11 @@ class _Table:
             "made": None,
             "won": None,
             "order": order,
+            "smudge": False,
         }
-        if not _points_entered(entry):
+        if not scored:
             return Hand(number, dealer, "playing", bidding, None, info)
 
-        entered, won = self.read_points(entry, pitcher)
         winnings = {name: len(points) for name, points in won.items()}
         made = winnings[side] >= bid
         points = dict(winnings)
@@ -308,6 +381,7 @@ class _Table:
             points[side] = -bid
         info["made"] = made
         info["won"] = won
+        info["smudge"] = bool(self.options["smudge"]) and len(POINTS) in winnings.values()
         return Hand(number, dealer, "scored", {**bidding, **entered}, points, info)
 
     def read_bidding(
@@ -328,14 +402,22 @@ class _Table:
             raise RuleError(
                 "required", "Enter the auction, or who pitched and for how much.", "auction"
             )
-        pitcher = entry.get("pitcher")
-        if pitcher is None:
-            raise RuleError("required", "Enter who pitched (the high bidder).", "pitcher")
-        pitcher = self.player(pitcher, "pitcher", "The pitcher")
-        if entry.get("bid") is None:
-            raise RuleError("required", f"Enter how much {pitcher} bid.", "bid")
-        min_bid = self.options["min_bid"]
-        bid = whole_number(entry["bid"], f"{pitcher}’s bid", "bid", "bid_invalid", min_bid, TOP_BID)
+        problems = Problems()
+        pitcher = None
+        with problems.check():
+            if entry.get("pitcher") is None:
+                raise RuleError("required", "Enter who pitched (the high bidder).", "pitcher")
+            pitcher = self.player(entry["pitcher"], "pitcher", "The pitcher")
+        who = f"{pitcher}’s bid" if pitcher else "The bid"
+        bid = 0
+        with problems.check():
+            if entry.get("bid") is None:
+                asked = f"how much {pitcher} bid" if pitcher else "the bid"
+                raise RuleError("required", f"Enter {asked}.", "bid")
+            min_bid = self.options["min_bid"]
+            bid = whole_number(entry["bid"], who, "bid", "bid_invalid", min_bid, TOP_BID)
+        problems.raise_any()
+        assert pitcher is not None
         return {"pitcher": pitcher, "bid": bid}, pitcher, bid, False
 
     def read_auction(
@@ -377,7 +459,15 @@ class _Table:
                 else:
                     message = f"It is {expected}’s turn to bid, not {name}’s."
                 raise RuleError("bid_invalid", message, where)
-            call = _check_call(name, turn[1], high, name == dealer, self.options["min_bid"], where)
+            call = _check_call(
+                name,
+                turn[1],
+                high,
+                name == dealer,
+                self.options["min_bid"],
+                where,
+                self.options["dealer_may_steal"],
+            )
             turns.append([name, call])
             if call == "pass":
                 continue
@@ -395,47 +485,62 @@ class _Table:
         return {"auction": turns}, pitcher, high, stolen
 
     def read_points(
-        self, entry: Mapping[str, Any], pitcher: str
+        self, entry: Mapping[str, Any], pitcher: str | None
     ) -> tuple[dict[str, Any], dict[str, list[str]]]:
-        """The points as entered and, per side, the points it won."""
+        """The points as entered and, per side, the points it won. Every independent problem
+        is reported at once; the lone-trump check waits for valid holders and a known pitcher,
+        Game by the game points for a valid Game and valid counts."""
+        problems = Problems()
         holders: dict[str, str | None] = {}
         for point in POINTS:
             value = entry.get(point)
             title = POINT_TITLES[point]
-            if value is None:
-                if point in ("high", "low"):
+            holders[point] = None
+            with problems.check():
+                if value is not None:
+                    holders[point] = self.player(value, point, title)
+                elif point in ("high", "low"):
                     raise RuleError(
                         "required", f"Enter who won {title}; it is awarded every hand.", point
                     )
-                holders[point] = None
-            else:
-                holders[point] = self.player(value, point, title)
+        holders_ok = not problems
         entered: dict[str, Any] = dict(holders)
 
-        game_points = self.read_game_points(entry.get("game_points"))
+        game_points = None
+        known = len(problems.errors)
+        with problems.check():
+            game_points = self.read_game_points(entry.get("game_points"))
+        counts_ok = len(problems.errors) == known
         if game_points is not None:
             entered["game_points"] = game_points
 
         single = entry.get("single_trump")
         if single is not None:
-            if not isinstance(single, bool):
-                raise RuleError(
-                    "wrong_type",
-                    "Whether only one trump was played must be yes or no.",
-                    "single_trump",
+            if isinstance(single, bool):
+                entered["single_trump"] = single
+            else:
+                problems.add(
+                    RuleError(
+                        "wrong_type",
+                        "Whether only one trump was played must be yes or no.",
+                        "single_trump",
+                    )
                 )
-            entered["single_trump"] = single
-        if single:
-            self.check_single_trump(holders, pitcher)
+        if single is True and holders_ok and pitcher is not None:
+            with problems.check():
+                self.check_single_trump(holders, pitcher)
 
         won: dict[str, list[str]] = {side: [] for side in self.sides}
-        for point in ("high", "low", "jack"):
-            holder = holders[point]
-            if holder is not None:
-                won[self.side_of[holder]].append(point)
-        game_side = self.game_side(holders["game"], game_points)
-        if game_side is not None:
-            won[game_side].append("game")
+        if holders_ok and counts_ok:
+            for point in ("high", "low", "jack"):
+                holder = holders[point]
+                if holder is not None:
+                    won[self.side_of[holder]].append(point)
+            with problems.check():
+                game_side = self.game_side(holders["game"], game_points)
+                if game_side is not None:
+                    won[game_side].append("game")
+        problems.raise_any()
         return entered, won
 
     def read_game_points(self, value: Any) -> dict[str, int] | None:
@@ -504,21 +609,28 @@ class _Table:
         )
 
     def check_single_trump(self, holders: Mapping[str, str | None], pitcher: str) -> None:
+        """The lone trump is the card the pitcher led and nothing beats it: its points go to
+        the pitcher's side, entered as the pitcher (or, in partnerships, the partner)."""
+        side = self.side_of[pitcher]
+        allowed = [name for name in self.players if self.side_of[name] == side]
+        to = " or ".join(allowed)
+        problems = Problems()
         for point in ("high", "low", "jack"):
             holder = holders[point]
-            if holder is None or holder == pitcher:
+            if holder is None or holder in allowed:
                 continue
             if point == "jack":
                 message = (
                     f"Only one trump was played, the one {pitcher} led, so if it was the jack "
-                    f"Jack goes to {pitcher} too, not {holder}."
+                    f"Jack goes to {to} too, not {holder}."
                 )
             else:
                 message = (
                     f"Only one trump was played, the one {pitcher} led, so High and Low both go "
-                    f"to {pitcher}, not {holder}."
+                    f"to {to}, not {holder}."
                 )
-            raise RuleError("single_trump_mismatch", message, point)
+            problems.add(RuleError("single_trump_mismatch", message, point))
+        problems.raise_any()
 
     def player(self, value: Any, where: str, what: str) -> str:
         if not isinstance(value, str):
@@ -529,10 +641,18 @@ class _Table:
 
     # Notices -----------------------------------------------------------------------------
 
-    def notices(self, totals: Mapping[str, int], winners: list[str], set_back: bool) -> list[str]:
+    def notices(
+        self,
+        totals: Mapping[str, int],
+        winners: list[str],
+        set_back: bool,
+        smudged: bool = False,
+    ) -> list[str]:
         target = self.options["target"]
         has = "have" if self.plural else "has"
         notices: list[str] = []
+        if smudged:
+            return [f"Smudge! {winners[0]} {'win' if self.plural else 'wins'}."]
         if not winners:
             must = "one of them must" if self.plural else "must"
             for side in self.sides:
@@ -567,12 +687,21 @@ def _is_int(value: Any) -> bool:
 
 
 def _check_call(
-    player: str, call: Any, high: int, is_dealer: bool, min_bid: int, where: str
+    player: str,
+    call: Any,
+    high: int,
+    is_dealer: bool,
+    min_bid: int,
+    where: str,
+    may_steal: bool = True,
 ) -> Any:
     """``call`` normalised (``"pass"`` or an int), or a RuleError saying why it is refused.
 
-    ``high`` is the current high bid (0 when everyone so far passed).
+    ``high`` is the current high bid (0 when everyone so far passed). ``may_steal``: the
+    dealer may take the contract with a bid equal to a high bid of 1 to 3.
     """
+    if call is None or (isinstance(call, str) and not call.strip()):
+        raise RuleError("missing_bid", f"Enter {player}’s call: pass or a bid.", where)
     if isinstance(call, str):
         if call.strip().lower() != "pass":
             raise RuleError(
@@ -589,31 +718,34 @@ def _check_call(
         return "pass"
     if not _is_int(call):
         raise RuleError("wrong_type", f"{player}’s call must be “pass” or a whole number.", where)
+    if is_dealer and high == 0 and 0 < call < 2:
+        # Before the lowest bid: a dealer everyone passed to must bid at least 2 either way.
+        raise RuleError(
+            "dealer_min_bid",
+            f"Everyone else passed, so {player} (the dealer) must bid at least 2.",
+            where,
+        )
     if not min_bid <= call <= TOP_BID:
         raise RuleError(
             "bid_invalid",
             f"{player} bid {call}, but a bid must be from {min_bid} to {TOP_BID}.",
             where,
         )
+    steals = is_dealer and may_steal
     if high == TOP_BID:
-        if is_dealer:
+        if steals and call == TOP_BID:
             raise RuleError(
                 "steal_not_allowed",
                 f"{player} cannot steal a bid of {TOP_BID}; the dealer can only pass now.",
                 where,
             )
+        who = f"{player} (the dealer)" if is_dealer else player
         raise RuleError(
             "bid_not_higher",
-            f"After a bid of {TOP_BID} everyone else can only pass, so {player} must pass.",
+            f"After a bid of {TOP_BID} everyone else can only pass, so {who} must pass.",
             where,
         )
-    if is_dealer:
-        if high == 0 and call < 2:
-            raise RuleError(
-                "dealer_min_bid",
-                f"Everyone else passed, so {player} (the dealer) must bid at least 2.",
-                where,
-            )
+    if steals:
         if call < high:
             raise RuleError(
                 "bid_not_higher",
@@ -623,11 +755,14 @@ def _check_call(
             )
         return call
     if call <= high:
-        raise RuleError(
-            "bid_not_higher",
-            f"The high bid is {high}: {player} must bid more than {high} or pass.",
-            where,
-        )
+        if is_dealer:
+            message = (
+                f"The high bid is {high}: {player} (the dealer) must bid more than {high} or "
+                "pass; the dealer may not steal in this game."
+            )
+        else:
+            message = f"The high bid is {high}: {player} must bid more than {high} or pass."
+        raise RuleError("bid_not_higher", message, where)
     return call
 
 

@@ -34,6 +34,7 @@ class Info(Closed):
     made: bool | None
     won: dict[str, list[str]] | None
     order: list[str]
+    smudge: bool = Field(description="The side won all four points (with the smudge option)")
 
 
 class Next(NextBase):
