@@ -21,7 +21,9 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
-db = SQLAlchemy(model_class=Base)
+# Objects keep what they hold after a commit: a view that saved a game renders it from what
+# is in memory instead of reading every row again.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 csrf = CSRFProtect()
 login_manager = LoginManager()

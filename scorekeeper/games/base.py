@@ -185,8 +185,8 @@ class Hand:
 
     ``status`` is "bidding", "playing" or "scored". ``points`` are keyed by side (player,
     or team name in partnerships) and are ``None`` until the hand is scored. ``info`` holds what
-    the rules derived for this game (Oh Hell ``cards``/``no_trump``, Pitch ``pitcher``/``bid``/
-    ``stolen``/``made``, Gin ``knock_limit``/``result``/``winner``/``undercut``).
+    the rules derived for this game (the cards dealt, who won the auction, the knock limit
+    ...: each game's ``schema.Info`` lists its keys).
     """
 
     number: int

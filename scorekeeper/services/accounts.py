@@ -147,8 +147,12 @@ def issue_token(account: Account) -> str:
 
 
 def account_for_token(token: str) -> Account | None:
-    row = db.session.scalar(sa.select(ApiToken).where(ApiToken.token_hash == _hash_token(token)))
-    return row.account if row else None
+    """The account a bearer token belongs to (one query), or None."""
+    return db.session.scalar(
+        sa.select(Account)
+        .join(ApiToken, ApiToken.account_id == Account.id)
+        .where(ApiToken.token_hash == _hash_token(token))
+    )
 
 
 def revoke_token(token: str) -> None:

@@ -71,8 +71,9 @@ def plural(count: int, word: str, words: str | None = None) -> str:
 
 
 def ranked(state) -> list[tuple[str, int]]:
-    """Sides with their totals, highest first (seat order among equals)."""
-    return sorted(((side, state.totals[side]) for side in state.sides), key=lambda p: -p[1])
+    """Sides with their totals, the leader first (seat order among equals)."""
+    sign = 1 if state.low_wins else -1
+    return sorted(((side, state.totals[side]) for side in state.sides), key=lambda p: sign * p[1])
 
 
 def has_prefix(mapping, prefix: str) -> bool:

@@ -62,7 +62,7 @@ def test_the_dealer_sees_the_forbidden_bid_struck_out(phone):
     phone.goto("/games/new?game=oh_hell")
     for name in ["Ann", "Ben", "Cy", "Dee"]:
         phone.locator("label.seat-name", has_text=name).click()
-    phone.get_by_label("Hook").check()
+    phone.get_by_label("Hook", exact=True).check()
     phone.get_by_label("Cards per hand").select_option("down")
     phone.get_by_label("Most cards in a hand").fill("5")
     phone.get_by_role("button", name="Start the game").click()

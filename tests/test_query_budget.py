@@ -1,0 +1,104 @@
+"""One load, one replay and a handful of SQL statements per request, whatever the game's
+length: recording a hand (pages and API) takes at most 6 statements and one replay, a game
+page at most 4."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import pytest
+from sqlalchemy import event
+
+from scorekeeper.extensions import db
+from scorekeeper.services import games
+from tests.pages import game_id
+from tests.pages import start_game
+
+
+@contextmanager
+def measured(app, monkeypatch):
+    """What one request costs: the SQL statements it sends and the games it replays."""
+    with app.app_context():
+        engine = db.engine
+    seen = {"statements": [], "replays": 0}
+
+    def statement(conn, cursor, sql, *args):
+        seen["statements"].append(sql)
+
+    real = games._replay
+
+    def replay(*args, **kwargs):
+        seen["replays"] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(games, "_replay", replay)
+    event.listen(engine, "before_cursor_execute", statement)
+    try:
+        yield seen
+    finally:
+        event.remove(engine, "before_cursor_execute", statement)
+        monkeypatch.setattr(games, "_replay", real)
+
+
+def oh_hell_hand(number: int) -> dict:
+    """Hand ``number`` deals ``number`` cards (sequence up); Ann bids and takes them all."""
+    said = {"Ann": number, "Ben": 0, "Cy": 0}
+    return {"bids": said, "tricks": said}
+
+
+@pytest.mark.parametrize("played_before", [0, 6])
+def test_recording_a_hand_through_the_api(app, api, monkeypatch, played_before):
+    state = api.post(
+        "/games", {"game": "oh_hell", "players": ["Ann", "Ben", "Cy"], "options": {}}
+    ).get_json()
+    for number in range(1, played_before + 1):
+        sent = {**oh_hell_hand(number), "number": number}
+        assert api.post(f"/games/{state['id']}/hands", sent).status_code == 201
+    number = played_before + 1
+    hand = oh_hell_hand(number)
+    with measured(app, monkeypatch) as seen:
+        bids = api.post(f"/games/{state['id']}/hands", {"bids": hand["bids"], "number": number})
+    assert bids.status_code == 201
+    assert seen["replays"] == 1
+    assert len(seen["statements"]) <= 6, seen["statements"]
+    with measured(app, monkeypatch) as seen:
+        tricks = api.patch(f"/games/{state['id']}/hands/{number}", {"tricks": hand["tricks"]})
+    assert tricks.status_code == 200
+    assert seen["replays"] == 1
+    assert len(seen["statements"]) <= 6, seen["statements"]
+
+
+def test_recording_a_hand_and_showing_the_game_on_the_pages(app, table, monkeypatch):
+    game = game_id(start_game(table, app, "pitch", {"Ann": 1, "Ben": 2, "Cy": 3}))
+    table.get(f"/games/{game}")  # warm up
+    with measured(app, monkeypatch) as seen:
+        page = table.get(f"/games/{game}")
+    assert page.status_code == 200
+    assert seen["replays"] == 1
+    assert len(seen["statements"]) <= 4, seen["statements"]
+    form = {"number": "1", "phase": "auction", "quick": "1", "pitcher": "0", "bid": "2"}
+    with measured(app, monkeypatch) as seen:
+        answer = table.post(f"/games/{game}/hands", data=form)
+    assert answer.status_code == 302
+    assert seen["replays"] == 1
+    assert len(seen["statements"]) <= 6, seen["statements"]
+    points = {"phase": "points", "pitcher_seat": "0", "high": "0", "low": "1", "game": "2"}
+    with measured(app, monkeypatch) as seen:
+        answer = table.post(f"/games/{game}/hands/1", data=points)
+    assert answer.status_code == 302
+    assert seen["replays"] == 1
+    assert len(seen["statements"]) <= 6, seen["statements"]
+
+
+def test_the_finishing_hand_stays_within_the_budget(app, api, monkeypatch):
+    state = api.post(
+        "/games", {"game": "oklahoma_gin", "players": ["Ann", "Ben"], "options": {"target": 50}}
+    ).get_json()
+    with measured(app, monkeypatch) as seen:
+        answer = api.post(
+            f"/games/{state['id']}/hands",
+            {"upcard": "9", "result": "gin", "knocker": "Ann", "opponent_deadwood": 30},
+        )
+    assert answer.get_json()["status"] == "finished"
+    assert seen["replays"] == 1
+    assert len(seen["statements"]) <= 6, seen["statements"]
