@@ -34,8 +34,9 @@ class Account(UserMixin, db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(sa.String(40))
-    # Lower-cased username: logins and uniqueness ignore case.
-    username_key: Mapped[str] = mapped_column(sa.String(40), unique=True)
+    # The username's key (scorekeeper.text.text_key: NFKC, case-folded): logins and uniqueness
+    # ignore case and width. Wider than the username: case folding can lengthen text (ß: ss).
+    username_key: Mapped[str] = mapped_column(sa.String(160), unique=True)
     password_hash: Mapped[str] = mapped_column(sa.String(256))
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
@@ -81,8 +82,8 @@ class Player(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(sa.String(40))
-    # Case-folded name: "ann" and "Ann" are the same player.
-    name_key: Mapped[str] = mapped_column(sa.String(40))
+    # The name's key (scorekeeper.text.text_key): "ann", "Ann" and "Ａｎｎ" are the same player.
+    name_key: Mapped[str] = mapped_column(sa.String(160))
     archived: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 

@@ -18,6 +18,8 @@ from scorekeeper.models import ApiToken
 from scorekeeper.models import LoginThrottle
 from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
+from scorekeeper.text import normalize_line
+from scorekeeper.text import text_key
 
 USERNAME_MIN = 3
 USERNAME_MAX = 40
@@ -35,13 +37,13 @@ def _check_unknown_user_password(password: str) -> None:
 
 
 def username_key(username: str) -> str:
-    return username.strip().casefold()
+    """Logins and uniqueness ignore case, width (``ｆｒｉｄａｙ``) and Unicode forms."""
+    return text_key(username)
 
 
 def check_username(username: object) -> str:
-    if not isinstance(username, str):
-        raise Refusal("wrong_type", "Username must be text.", "username")
-    username = username.strip()
+    """The username in NFKC form, or a refusal (length, characters, invisible ones)."""
+    username = normalize_line(username, "Username", "username")
     if not USERNAME_MIN <= len(username) <= USERNAME_MAX:
         raise Refusal(
             "name_invalid",

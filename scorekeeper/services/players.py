@@ -9,24 +9,22 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.models import Account
 from scorekeeper.models import Player
+from scorekeeper.text import clean_line
+from scorekeeper.text import text_key
 
 NAME_MAX = 40
 
 
 def clean_name(name: object) -> str:
-    """A player name trimmed and checked: 1 to 40 characters."""
+    """A player name in NFKC form, spaces collapsed, 1 to 40 characters, nothing invisible."""
     if not isinstance(name, str):
         raise Refusal("wrong_type", "A player's name must be text.", "name")
-    name = " ".join(name.split())
-    if not name:
-        raise Refusal("name_invalid", "Enter a name.", "name")
-    if len(name) > NAME_MAX:
-        raise Refusal(
-            "name_invalid",
-            f"A name can be at most {NAME_MAX} characters ({len(name)} given).",
-            "name",
-        )
-    return name
+    return clean_line(name, "A name", "name", NAME_MAX, required="Enter a name.")
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: ``Ann``, ``ANN`` and ``Ａｎｎ`` are one."""
+    return text_key(name)
 
 
 def roster(account: Account) -> list[Player]:
@@ -49,7 +47,7 @@ def get_player(account: Account, player_id: int) -> Player:
 
 def _check_free(account: Account, name: str, except_id: int | None = None) -> None:
     query = sa.select(Player).where(
-        Player.account_id == account.id, Player.name_key == name.casefold()
+        Player.account_id == account.id, Player.name_key == name_key(name)
     )
     other = db.session.scalar(query)
     if other is not None and other.id != except_id:
@@ -68,7 +66,7 @@ def _commit_or_taken(name: str) -> None:
 def add_player(account: Account, name: object) -> Player:
     name = clean_name(name)
     _check_free(account, name)
-    player = Player(account_id=account.id, name=name, name_key=name.casefold())
+    player = Player(account_id=account.id, name=name, name_key=name_key(name))
     db.session.add(player)
     _commit_or_taken(name)
     return player
@@ -78,7 +76,7 @@ def find_or_add(account: Account, name: str) -> Player:
     """The roster player with this name (ignoring case), added if new."""
     name = clean_name(name)
     player = db.session.scalar(
-        sa.select(Player).where(Player.account_id == account.id, Player.name_key == name.casefold())
+        sa.select(Player).where(Player.account_id == account.id, Player.name_key == name_key(name))
     )
     return player or add_player(account, name)
 
@@ -95,7 +93,7 @@ def update_player(
         _check_free(account, name, except_id=player.id)
         old = player.name
         player.name = name
-        player.name_key = name.casefold()
+        player.name_key = name_key(name)
         if old != name:
             from scorekeeper.services.games import rename_in_games
 
