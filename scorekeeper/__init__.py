@@ -27,6 +27,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     configure(app, test_config)
+    register_request_handling(app)
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
@@ -65,6 +66,14 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
         cursor.execute("PRAGMA busy_timeout=5000")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+
+
+def register_request_handling(app: Flask) -> None:
+    """JSON bodies checked for depth and lone surrogates; ``<int:...>`` bounded to the
+    database's integers (before the blueprints: rules take their converter when added)."""
+    from scorekeeper.web import register
+
+    register(app)
 
 
 def register_extensions(app: Flask) -> None:
