@@ -30,6 +30,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_request_handling(app)
     register_extensions(app)
     register_blueprints(app)
+    register_login_protection(app)
     register_errorhandlers(app)
     register_security(app)
     register_template_helpers(app)
@@ -127,6 +128,16 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(share.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(api_history.bp)
+
+
+def register_login_protection(app: Flask) -> None:
+    """Login throttling per address, username and known device (after the blueprints: it
+    wraps the login page's and the API token's views)."""
+    from scorekeeper import throttle
+    from scorekeeper.services import accounts
+
+    throttle.init_app(app)
+    accounts.init_app(app)
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -64,13 +64,16 @@ class ApiToken(db.Model):
 
 
 class LoginThrottle(db.Model):
-    """Failed logins per username, so guessing is slowed across every worker."""
+    """Counters of login attempts (per address, per username, per known device): the storage
+    of the login rate limits that every worker shares when no Redis is configured (see
+    scorekeeper/throttle_storage.py). A row is one counter; it is void once it expires."""
 
     __tablename__ = "login_throttle"
 
-    username_key: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
-    failures: Mapped[int] = mapped_column(default=0)
-    locked_until: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    key: Mapped[str] = mapped_column(sa.String(255), primary_key=True)
+    hits: Mapped[int] = mapped_column(default=0)
+    # When the counter's window ends, in seconds since the epoch (time.time()).
+    expires_at: Mapped[float] = mapped_column(sa.Float)
 
 
 class Player(db.Model):

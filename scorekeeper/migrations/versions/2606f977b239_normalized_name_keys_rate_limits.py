@@ -1,10 +1,14 @@
-"""normalized name keys (NFKC, case-folded), rate-limit counters
+"""normalized name keys (NFKC, case-folded), login rate-limit counters
 
 Player and account keys are recomputed the way scorekeeper.text.text_key makes them now: NFKC,
 case-folded, without the characters that are never shown. Names that were told apart only by
 width, Unicode form or an invisible character (``Ann`` and ``Ａｎｎ``) now have the same key:
 the later of them (by id) is renamed ``Ann (2)`` (accounts: ``name-2``), in its games too, and
 every rename is printed and logged.
+
+``login_throttle`` (failures and a lock per username) becomes the table of the login rate-limit
+counters (key, hits, expires_at: per address, per username, per known device), shared by every
+worker when no Redis is configured; counts in progress are dropped.
 
 Revision ID: 2606f977b239
 Revises: 221a387d2506
@@ -267,9 +271,28 @@ def upgrade():
     with _key_columns(OLD_KEY_LENGTH, KEY_LENGTH):
         bind = op.get_bind()
         _say(renormalize_accounts(bind) + renormalize_players(bind))
+    # The old per-username lock rows are replaced by rate-limit counters (per address, per
+    # username, per known device; see scorekeeper/throttle_storage.py). Counts in progress
+    # are dropped: nothing else refers to them.
+    op.drop_table("login_throttle")
+    op.create_table(
+        "login_throttle",
+        sa.Column("key", sa.String(length=255), nullable=False),
+        sa.Column("hits", sa.Integer(), nullable=False),
+        sa.Column("expires_at", sa.Float(), nullable=False),
+        sa.PrimaryKeyConstraint("key", name=op.f("pk_login_throttle")),
+    )
 
 
 def downgrade():
+    op.drop_table("login_throttle")
+    op.create_table(
+        "login_throttle",
+        sa.Column("username_key", sa.String(length=40), nullable=False),
+        sa.Column("failures", sa.Integer(), nullable=False),
+        sa.Column("locked_until", sa.DateTime(timezone=True), nullable=True),
+        sa.PrimaryKeyConstraint("username_key", name=op.f("pk_login_throttle")),
+    )
     bind = op.get_bind()
     for table, name_column, key_column in (
         (account, "username", "username_key"),
