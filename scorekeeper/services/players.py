@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlalchemy as sa
+from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
@@ -55,12 +56,31 @@ def _check_free(account: Account, name: str, except_id: int | None = None) -> No
         raise Refusal("name_taken", f"There is already a player called {other.name}{note}.", "name")
 
 
+def _taken(name: str) -> Refusal:
+    return Refusal("name_taken", f"There is already a player called {name}.", "name")
+
+
+def _flush_or_taken(name: str) -> None:
+    """Write the name now: the unique (account, name key) constraint has the last word over
+    ``_check_free``, whose answer another request may have changed a moment later."""
+    try:
+        db.session.flush()
+    except sa.exc.IntegrityError:  # the same name taken at the same moment elsewhere
+        db.session.rollback()
+        raise _taken(name) from None
+
+
 def _commit_or_taken(name: str) -> None:
     try:
         db.session.commit()
     except sa.exc.IntegrityError:  # the same name added at the same moment elsewhere
         db.session.rollback()
-        raise Refusal("name_taken", f"There is already a player called {name}.", "name") from None
+        raise _taken(name) from None
+    except StaleDataError:  # one of the player's games changed while it was being renamed
+        db.session.rollback()
+        raise Refusal(
+            "conflict", "One of this player's games changed at the same moment. Try again."
+        ) from None
 
 
 def add_player(account: Account, name: object) -> Player:
@@ -97,6 +117,7 @@ def update_player(
         if old != name:
             from scorekeeper.services.games import rename_in_games
 
+            _flush_or_taken(name)  # before the games are read (their queries would flush it)
             rename_in_games(player, old, name)
     if archived is not None:
         player.archived = archived
