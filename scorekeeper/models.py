@@ -12,8 +12,10 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped
 from sqlalchemy.orm import mapped_column
 from sqlalchemy.orm import relationship
+from sqlalchemy.orm import validates
 
 from scorekeeper.extensions import db
+from scorekeeper.text import text_key
 
 
 def utcnow() -> datetime:
@@ -43,6 +45,11 @@ class Account(UserMixin, db.Model):
     players: Mapped[list[Player]] = relationship(
         back_populates="account", cascade="all, delete-orphan", passive_deletes=True
     )
+
+    @validates("username_key")
+    def _normal_key(self, _field: str, key: str) -> str:
+        """Whoever writes the key, it is stored in text_key's form."""
+        return text_key(key)
 
     def __repr__(self) -> str:
         return f"<Account {self.username}>"
@@ -91,6 +98,12 @@ class Player(db.Model):
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
     account: Mapped[Account] = relationship(back_populates="players")
+
+    @validates("name_key")
+    def _normal_key(self, _field: str, key: str) -> str:
+        """Whoever writes the key (``name.casefold()`` included), it is stored in text_key's
+        form, so one spelling of a name can never hold two keys."""
+        return text_key(key)
 
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "archived": self.archived}

@@ -216,3 +216,15 @@ def test_usernames_with_hidden_characters_are_refused(app, client, what):
 def test_a_token_for_a_full_width_username(client, account):
     response = client.post("/api/v1/tokens", headers=basic("ｆｒｉｄａｙ-ｃｌｕｂ", PASSWORD))
     assert response.status_code == 201
+
+
+def test_a_player_added_by_a_new_game_has_the_same_key(app, api):
+    """Whoever makes the player (the roster, a new game), one key for one name."""
+    response = api.post("/games", {"game": "oh_hell", "players": ["Ann ❤️", "Ben", "Cy"]})
+    assert response.status_code == 201
+    again = api.post("/players", {"name": "Ann ❤"})
+    assert again.status_code == 422
+    assert again.get_json()["errors"][0]["code"] == "name_taken"
+    with app.app_context():
+        keys = sorted(db.session.scalars(db.select(Player.name_key)))
+    assert keys == ["ann ❤", "ben", "cy"]
