@@ -38,6 +38,8 @@ from scorekeeper.models import Night  # noqa: E402
 from scorekeeper.models import Player  # noqa: E402
 from scorekeeper.models import Seat  # noqa: E402
 from scorekeeper.services import accounts  # noqa: E402
+from scorekeeper.services import games as game_service  # noqa: E402
+from scorekeeper.services import results  # noqa: E402
 
 NAMES = [
     "Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lou",
@@ -116,6 +118,7 @@ def fill(account_id: int, games: int, rng: random.Random, nights: int = 200) -> 
     db.session.flush()
     per_night = max(1, -(-games // max(nights, 1)))
     ids = {"night": evenings[-1].id if evenings else None}
+    batch: list = []
     for index in range(games):
         kind = rng.choices(["oh_hell", "pitch", "oklahoma_gin"], weights=[6, 3, 1])[0]
         game_rules = GAMES[kind].rules
@@ -131,7 +134,11 @@ def fill(account_id: int, games: int, rng: random.Random, nights: int = 200) -> 
             entries = pitch_entries(rng, names, options)
         else:
             entries = gin_entries(rng, names, options)
-        state = game_rules.play(Setup(tuple(names), options), entries)
+        plugin = GAMES[kind]
+        setup = Setup(tuple(names), options)
+        state = game_rules.play(setup, entries)
+        status = results.status_of(state)
+        derived = results.derive(plugin, setup, state, status)
         night = evenings[index // per_night] if evenings else None
         started = datetime.combine(
             night.date if night else date.today(), datetime.min.time(), tzinfo=UTC
@@ -144,22 +151,32 @@ def fill(account_id: int, games: int, rng: random.Random, nights: int = 200) -> 
             finished_at=started + timedelta(minutes=20) if state.finished else None,
             kind=kind,
             options=options,
+            variant=game_rules.variant_of(options),
             first_dealer=0,
-            status="finished" if state.finished else "in_progress",
+            status=status,
             locked=state.finished,
-            totals=state.totals,
-            winners=state.winners,
+            totals=derived.totals,
+            winners=derived.winners,
+            tally=derived.tally,
             hand_count=len(state.hands),
             seats=[Seat(position=i, player=p) for i, p in enumerate(seated)],
-            hands=[HandEntry(number=h.number, input=h.input, points=h.points) for h in state.hands],
+            hands=[
+                HandEntry(number=h.number, input=game_rules.to_seats(h.input, names))
+                for h in state.hands
+            ],
         )
         db.session.add(game)
-        if index % 100 == 99:
+        batch.append((game, derived))
+        if len(batch) == 500:
             db.session.flush()
+            results.write_many(batch)
+            batch.clear()
         if kind == "oh_hell" and state.finished:
             ids.setdefault("finished", game)
         if kind == "oh_hell" and not state.finished:
             ids.setdefault("in_progress", game)
+    db.session.flush()
+    results.write_many(batch)
     db.session.commit()
     found = {key: game.id for key, game in ids.items() if isinstance(game, Game)}
     found["night"] = ids["night"]
@@ -168,27 +185,43 @@ def fill(account_id: int, games: int, rng: random.Random, nights: int = 200) -> 
 
 
 class QueryCounter:
+    """SQL statements sent and games replayed by one request."""
+
     def __init__(self, engine) -> None:
         self.count = 0
+        self.replays = 0
         event.listen(engine, "before_cursor_execute", self.hit)
+        real = game_service._replay
+
+        def replay(*args, **kwargs):
+            self.replays += 1
+            return real(*args, **kwargs)
+
+        game_service._replay = replay
 
     def hit(self, *args) -> None:
         self.count += 1
 
+    def reset(self) -> None:
+        self.count = self.replays = 0
+
+
+def p95_of(times: list[float]) -> float:
+    times = sorted(times)
+    return times[max(0, int(round(0.95 * len(times))) - 1)]
+
 
 def measure(client, counter: QueryCounter, method: str, url: str, repeat: int, **kwargs):
     times = []
-    queries = 0
+    queries = replays = 0
     for _ in range(repeat):
-        counter.count = 0
+        counter.reset()
         start = time.perf_counter()
         response = client.open(url, method=method, **kwargs)
         times.append((time.perf_counter() - start) * 1000)
-        queries = counter.count
+        queries, replays = counter.count, counter.replays
         assert response.status_code < 400, (url, response.status_code)
-    times.sort()
-    p95 = times[max(0, int(round(0.95 * len(times))) - 1)]
-    return statistics.median(times), p95, queries
+    return statistics.median(times), p95_of(times), queries, replays
 
 
 def main() -> None:
@@ -255,9 +288,7 @@ def main() -> None:
         ("GET /games/<id>/sheet.csv", "GET", f"/games/{finished}/sheet.csv", {}),
         ("GET /stats/ (players)", "GET", "/stats/", {}),
         ("GET /stats/players/<id>", "GET", f"/stats/players/{ids['player']}", {}),
-        ("GET /stats/oh_hell (leaderboard)", "GET", "/stats/oh_hell", {}),
-        ("GET /stats/pitch (leaderboard)", "GET", "/stats/pitch", {}),
-        ("GET /stats/oklahoma_gin (leaderb.)", "GET", "/stats/oklahoma_gin", {}),
+        *((f"GET /stats/{key} (leaderboard)", "GET", f"/stats/{key}", {}) for key in GAMES),
         ("GET /api/v1/nights", "GET", "/api/v1/nights", {"headers": bearer}),
         ("GET /api/v1/nights/<id>", "GET", f"/api/v1/nights/{ids['night']}", {"headers": bearer}),
         (
@@ -273,29 +304,47 @@ def main() -> None:
         f"{len(NAMES)} players,"
     )
     print(f"filled in {filled:.1f} s; {args.repeat} requests per page (test client, one process)")
-    print(f"{'page':<34}{'median ms':>10}{'p95 ms':>9}{'queries':>9}")
+    print(f"{'page':<36}{'median ms':>10}{'p95 ms':>9}{'SQL':>6}{'replays':>9}")
     for label, method, url, kwargs in pages:
-        median, p95, queries = measure(client, counter, method, url, args.repeat, **kwargs)
-        print(f"{label:<34}{median:>10.1f}{p95:>9.1f}{queries:>9}")
-    # The write path: record a hand's bids, then undo it (so every round starts alike).
+        median, p95, queries, replays = measure(client, counter, method, url, args.repeat, **kwargs)
+        print(f"{label:<36}{median:>10.1f}{p95:>9.1f}{queries:>6}{replays:>9}")
+    # The write path: a whole hand (bids and tricks) recorded, then undone, so every round
+    # starts alike; then the bids alone and the tricks completing them, through the API.
     state = client.get(f"/api/v1/games/{playing}", headers=bearer).get_json()
-    body = {"number": state["next"]["number"], "bids": dict.fromkeys(state["players"], 0)}
-    writes, undos, write_queries = [], [], 0
+    number, cards = state["next"]["number"], state["next"]["cards"]
+    first = state["players"][0]
+    bids = {name: (cards if name == first else 0) for name in state["players"]}
+    whole = {"number": number, "bids": bids, "tricks": bids}
+    rows = {"POST a whole hand (API)": [], "POST bids (API)": [], "PATCH tricks (API)": []}
+    costs: dict[str, tuple[int, int]] = {}
+    undos = []
     for _ in range(args.repeat):
-        counter.count = 0
-        start = time.perf_counter()
-        response = client.post(f"/api/v1/games/{playing}/hands", json=body, headers=bearer)
-        writes.append((time.perf_counter() - start) * 1000)
-        write_queries = counter.count
-        assert response.status_code == 201, response.text
-        start = time.perf_counter()
-        client.delete(f"/api/v1/games/{playing}/hands/{body['number']}", headers=bearer)
-        undos.append((time.perf_counter() - start) * 1000)
-    for label, times in (("POST a hand (API)", writes), ("DELETE last hand (API)", undos)):
-        times.sort()
-        p95 = times[max(0, int(round(0.95 * len(times))) - 1)]
-        queries = write_queries if times is writes else "-"
-        print(f"{label:<34}{statistics.median(times):>10.1f}{p95:>9.1f}{queries:>9}")
+        for label, method, url, sent in (
+            ("POST a whole hand (API)", "POST", f"/api/v1/games/{playing}/hands", whole),
+            (None, "DELETE", f"/api/v1/games/{playing}/hands/{number}", None),
+            ("POST bids (API)", "POST", f"/api/v1/games/{playing}/hands",
+             {"number": number, "bids": bids}),
+            ("PATCH tricks (API)", "PATCH", f"/api/v1/games/{playing}/hands/{number}",
+             {"tricks": bids}),
+            (None, "DELETE", f"/api/v1/games/{playing}/hands/{number}", None),
+        ):  # fmt: skip
+            counter.reset()
+            start = time.perf_counter()
+            response = client.open(url, method=method, json=sent, headers=bearer)
+            elapsed = (time.perf_counter() - start) * 1000
+            assert response.status_code < 400, response.text
+            if label is None:
+                undos.append(elapsed)
+            else:
+                rows[label].append(elapsed)
+                costs[label] = (counter.count, counter.replays)
+    for label, times in rows.items():
+        queries, replays = costs[label]
+        print(
+            f"{label:<36}{statistics.median(times):>10.1f}{p95_of(times):>9.1f}"
+            f"{queries:>6}{replays:>9}"
+        )
+    print(f"{'DELETE last hand (API)':<36}{statistics.median(undos):>10.1f}{p95_of(undos):>9.1f}")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"peak memory (RSS) of this process: {peak:.0f} MiB")
 

@@ -27,8 +27,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     configure(app, test_config)
+    register_request_handling(app)
     register_extensions(app)
     register_blueprints(app)
+    register_login_protection(app)
     register_errorhandlers(app)
     register_security(app)
     register_template_helpers(app)
@@ -65,6 +67,14 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
         cursor.execute("PRAGMA busy_timeout=5000")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+
+
+def register_request_handling(app: Flask) -> None:
+    """JSON bodies checked for depth and lone surrogates; ``<int:...>`` bounded to the
+    database's integers (before the blueprints: rules take their converter when added)."""
+    from scorekeeper.web import register
+
+    register(app)
 
 
 def register_extensions(app: Flask) -> None:
@@ -118,6 +128,16 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(share.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(api_history.bp)
+
+
+def register_login_protection(app: Flask) -> None:
+    """Login throttling per address, username and known device (after the blueprints: it
+    wraps the login page's and the API token's views)."""
+    from scorekeeper import throttle
+    from scorekeeper.services import accounts
+
+    throttle.init_app(app)
+    accounts.init_app(app)
 
 
 def register_errorhandlers(app: Flask) -> None:

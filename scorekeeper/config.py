@@ -16,6 +16,8 @@ ENVIRONMENT_SETTINGS = {
     "PROXY_FIX": "bool",
     "LOGIN_MAX_FAILURES": int,
     "LOGIN_LOCK_MINUTES": int,
+    "LOGIN_ADDRESS_LIMIT": str,
+    "REDIS_URL": str,
 }
 
 
@@ -33,9 +35,20 @@ class Defaults:
     SESSION_COOKIE_SECURE = False
     # Trust one proxy's X-Forwarded-* headers (set when running behind nginx or similar).
     PROXY_FIX = False
-    # Repeated failed logins: after this many failures the name is locked for a while.
+    # Login attempts per username (or, from a known device, per device): this many in this
+    # many minutes, then the username waits (a known device does not wait for strangers).
     LOGIN_MAX_FAILURES = 5
     LOGIN_LOCK_MINUTES = 10
+    # Login attempts (page and API token) per client address (IPv6: per /64), any username.
+    # Flask-Limiter notation: "20 per 10 minutes", "100/hour".
+    LOGIN_ADDRESS_LIMIT = "20 per 10 minutes"
+    # A browser that logged in is a known device for its username for this long.
+    KNOWN_DEVICE_DAYS = 365
+    # Where the counters live: Redis when set (redis://host:6379/0), else the app's database
+    # (shared by every worker); see scorekeeper/throttle.py. RATELIMIT_STORAGE_URI, when set
+    # in instance/config.py, names another Flask-Limiter storage.
+    REDIS_URL = None
+    RATELIMIT_KEY_PREFIX = "scorekeeper"
     PASSWORD_HASH_METHOD = "scrypt"
     WTF_CSRF_TIME_LIMIT = None  # a form left open at the card table must still submit
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
@@ -57,6 +70,18 @@ def env_overrides(environ: os._Environ | dict) -> dict:
         else:
             found[key] = kind(raw)
     return found
+
+
+def load(instance_path: str) -> dict:
+    """The settings as ``create_app`` reads them (defaults, ``instance/config.py``, the
+    environment), for what runs without the app: ``gunicorn.conf.py``."""
+    from flask import Config
+
+    config = Config(instance_path)
+    config.from_object(Defaults)
+    config.from_pyfile("config.py", silent=True)
+    config.update(env_overrides(os.environ))
+    return config
 
 
 def database_uri(url: str | None, instance_path: str) -> str:

@@ -12,10 +12,12 @@ from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped
 from sqlalchemy.orm import mapped_column
 from sqlalchemy.orm import relationship
+from sqlalchemy.orm import validates
 
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
 from scorekeeper.games import GamePlugin
+from scorekeeper.text import text_key
 
 
 def utcnow() -> datetime:
@@ -36,14 +38,20 @@ class Account(UserMixin, db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     username: Mapped[str] = mapped_column(sa.String(40))
-    # Lower-cased username: logins and uniqueness ignore case.
-    username_key: Mapped[str] = mapped_column(sa.String(40), unique=True)
+    # The username's key (scorekeeper.text.text_key: NFKC, case-folded): logins and uniqueness
+    # ignore case and width. Wider than the username: case folding can lengthen text (ß: ss).
+    username_key: Mapped[str] = mapped_column(sa.String(160), unique=True)
     password_hash: Mapped[str] = mapped_column(sa.String(256))
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
     players: Mapped[list[Player]] = relationship(
         back_populates="account", cascade="all, delete-orphan", passive_deletes=True
     )
+
+    @validates("username_key")
+    def _normal_key(self, _field: str, key: str) -> str:
+        """Whoever writes the key, it is stored in text_key's form."""
+        return text_key(key)
 
     def __repr__(self) -> str:
         return f"<Account {self.username}>"
@@ -65,13 +73,16 @@ class ApiToken(db.Model):
 
 
 class LoginThrottle(db.Model):
-    """Failed logins per username, so guessing is slowed across every worker."""
+    """Counters of login attempts (per address, per username, per known device): the storage
+    of the login rate limits that every worker shares when no Redis is configured (see
+    scorekeeper/throttle_storage.py). A row is one counter; it is void once it expires."""
 
     __tablename__ = "login_throttle"
 
-    username_key: Mapped[str] = mapped_column(sa.String(40), primary_key=True)
-    failures: Mapped[int] = mapped_column(default=0)
-    locked_until: Mapped[datetime | None] = mapped_column(sa.DateTime(timezone=True))
+    key: Mapped[str] = mapped_column(sa.String(255), primary_key=True)
+    hits: Mapped[int] = mapped_column(default=0)
+    # When the counter's window ends, in seconds since the epoch (time.time()).
+    expires_at: Mapped[float] = mapped_column(sa.Float)
 
 
 class Player(db.Model):
@@ -83,12 +94,18 @@ class Player(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
     name: Mapped[str] = mapped_column(sa.String(40))
-    # Case-folded name: "ann" and "Ann" are the same player.
-    name_key: Mapped[str] = mapped_column(sa.String(40))
+    # The name's key (scorekeeper.text.text_key): "ann", "Ann" and "Ａｎｎ" are the same player.
+    name_key: Mapped[str] = mapped_column(sa.String(160))
     archived: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
     account: Mapped[Account] = relationship(back_populates="players")
+
+    @validates("name_key")
+    def _normal_key(self, _field: str, key: str) -> str:
+        """Whoever writes the key (``name.casefold()`` included), it is stored in text_key's
+        form, so one spelling of a name can never hold two keys."""
+        return text_key(key)
 
     def to_json(self) -> dict:
         return {"id": self.id, "name": self.name, "archived": self.archived}

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import os
+import uuid
 from types import SimpleNamespace
 
 import pytest
@@ -52,6 +53,24 @@ def database(tmp_path_factory):
         upgrade()
         db.engine.dispose()
     return {"uri": uri, "instance": str(instance)}
+
+
+@pytest.fixture
+def empty_database(database, tmp_path):
+    """An empty database of the kind under test: a new SQLite file or a PostgreSQL schema."""
+    uri = database["uri"]
+    if not uri.startswith("postgresql"):
+        yield f"sqlite:///{tmp_path}/empty.db"
+        return
+    schema = f"migration_{uuid.uuid4().hex[:8]}"
+    engine = sa.create_engine(uri)
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    separator = "&" if "?" in uri else "?"
+    yield f"{uri}{separator}options=-csearch_path%3D{schema}"
+    with engine.begin() as connection:
+        connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+    engine.dispose()
 
 
 def _empty_tables() -> None:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import os
-import uuid
 
-import pytest
 import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -63,24 +61,6 @@ def test_sqlite_connections_use_wal_and_enforce_foreign_keys(tmp_path):
             assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
             assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         db.engine.dispose()
-
-
-@pytest.fixture
-def empty_database(database, tmp_path):
-    """An empty database of the kind under test: a new SQLite file or a PostgreSQL schema."""
-    uri = database["uri"]
-    if not uri.startswith("postgresql"):
-        yield f"sqlite:///{tmp_path}/empty.db"
-        return
-    schema = f"migration_{uuid.uuid4().hex[:8]}"
-    engine = sa.create_engine(uri)
-    with engine.begin() as connection:
-        connection.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    separator = "&" if "?" in uri else "?"
-    yield f"{uri}{separator}options=-csearch_path%3D{schema}"
-    with engine.begin() as connection:
-        connection.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-    engine.dispose()
 
 
 def test_migrations_build_exactly_the_models_on_an_empty_database(empty_database, tmp_path):

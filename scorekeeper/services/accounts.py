@@ -1,23 +1,26 @@
-"""Accounts, passwords, login throttling and API tokens."""
+"""Accounts, passwords, login throttling, known devices and API tokens."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
-from datetime import timedelta
 
 import sqlalchemy as sa
+from flask import Flask
 from flask import current_app
+from itsdangerous import BadData
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.security import check_password_hash
 from werkzeug.security import generate_password_hash
 
+from scorekeeper import throttle
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.models import Account
 from scorekeeper.models import ApiToken
-from scorekeeper.models import LoginThrottle
-from scorekeeper.models import as_utc
-from scorekeeper.models import utcnow
+from scorekeeper.text import normalize_line
+from scorekeeper.text import text_key
 
 USERNAME_MIN = 3
 USERNAME_MAX = 40
@@ -25,23 +28,37 @@ PASSWORD_MIN = 8
 PASSWORD_MAX = 200
 
 
+DUMMY_HASH = "scorekeeper.dummy_password_hash"
+KNOWN_DEVICE_SALT = "scorekeeper.known-device"
+
+
+def init_app(app: Flask) -> None:
+    """Made once: the hash that a login for an unknown username is checked against."""
+    method = app.config["PASSWORD_HASH_METHOD"]
+    app.extensions[DUMMY_HASH] = generate_password_hash(secrets.token_urlsafe(16), method=method)
+
+
 def _hash_password(password: str) -> str:
     return generate_password_hash(password, method=current_app.config["PASSWORD_HASH_METHOD"])
 
 
-def _check_unknown_user_password(password: str) -> None:
-    """Spend the time a real check takes, so a missing username is not told apart."""
-    check_password_hash(_hash_password("not a real password"), password)
+def _dummy_hash() -> str:
+    """A hash of the configured method and cost that no password matches."""
+    found = current_app.extensions.get(DUMMY_HASH)
+    if found is None:
+        init_app(current_app)
+        found = current_app.extensions[DUMMY_HASH]
+    return found
 
 
 def username_key(username: str) -> str:
-    return username.strip().casefold()
+    """Logins and uniqueness ignore case, width (``ｆｒｉｄａｙ``) and Unicode forms."""
+    return text_key(username)
 
 
 def check_username(username: object) -> str:
-    if not isinstance(username, str):
-        raise Refusal("wrong_type", "Username must be text.", "username")
-    username = username.strip()
+    """The username in NFKC form, or a refusal (length, characters, invisible ones)."""
+    username = normalize_line(username, "Username", "username")
     if not USERNAME_MIN <= len(username) <= USERNAME_MAX:
         raise Refusal(
             "name_invalid",
@@ -88,50 +105,104 @@ def create_account(username: object, password: object) -> Account:
     return account
 
 
-def _throttle_refusal(locked_until) -> Refusal:
-    minutes = max(1, int((as_utc(locked_until) - utcnow()).total_seconds() + 59) // 60)
-    unit = "minute" if minutes == 1 else "minutes"
-    return Refusal(
-        "too_many_attempts",
-        f"Too many failed logins for this username. Try again in {minutes} {unit}.",
+# Logging in ---------------------------------------------------------------------------------
+
+
+def _login_key(username: str) -> str:
+    """The key a typed username is looked up by (it may hold anything: never refused here)."""
+    return text_key(username)
+
+
+def _bucket_id(text: str) -> str:
+    """A counter's name for a username or device: fixed length, any characters."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def authenticate(username: object, password: object, known_device: str | None = None) -> Account:
+    """The account for these credentials, or a refusal: 401 wrong ones, 429 too many attempts.
+
+    Attempts are counted per username, or per device when ``known_device`` (the cookie a
+    successful login on this browser left, see ``known_device_token``) is valid for this
+    username: a stranger's guesses never slow its owner's own phone. The count is taken
+    atomically *before* the password is checked, so a burst of concurrent guesses gets at most
+    the limit's number of checks. Exactly one password hash is computed whether or not the
+    username exists (an unknown one is checked against a dummy hash), so neither the answer
+    nor its timing tells which usernames exist.
+    """
+    if not isinstance(username, str) or not isinstance(password, str):
+        raise Refusal("unauthorized", "Wrong username or password.")
+    key = _login_key(username)
+    account = db.session.scalar(sa.select(Account).where(Account.username_key == key))
+    device = _device_of(known_device, account)
+    stored = account.password_hash if account is not None else _dummy_hash()
+    # End the read before counting: the counters take a connection of their own, which this
+    # request must not wait for while holding one (twenty logins at once would drain the pool).
+    db.session.commit()
+    if device is not None:
+        bucket, ident, whose = "device", device, "on this device"
+    else:
+        bucket, ident, whose = "username", _bucket_id(key), "for this username"
+    wait = throttle.hit_login(bucket, ident)
+    if wait is not None:
+        raise throttle.TooManyAttempts(
+            f"Too many failed logins {whose}. Try again in {throttle.wait_words(wait)}.", wait
+        )
+    if not check_password_hash(stored, password) or account is None:
+        raise Refusal("unauthorized", "Wrong username or password.")
+    throttle.clear_login(bucket, ident)
+    return account
+
+
+# Known devices: a signed cookie a successful login leaves in the browser ----------------------
+
+
+def _devices() -> URLSafeTimedSerializer:
+    return URLSafeTimedSerializer(current_app.secret_key, salt=KNOWN_DEVICE_SALT)
+
+
+def _password_mark(account: Account) -> str:
+    """Changes with the password: a new password forgets every known device."""
+    secret = current_app.secret_key.encode()
+    return hmac.new(secret, account.password_hash.encode(), hashlib.sha256).hexdigest()[:16]
+
+
+def _device_claims(token: str | None) -> dict | None:
+    if not token:
+        return None
+    max_age = current_app.config["KNOWN_DEVICE_DAYS"] * 24 * 3600
+    try:
+        claims = _devices().loads(token, max_age=max_age)
+    except BadData:
+        return None
+    return claims if isinstance(claims, dict) else None
+
+
+def _device_of(token: str | None, account: Account | None) -> str | None:
+    """The device id of a valid known-device token of this account (same password), or None."""
+    claims = _device_claims(token)
+    if claims is None or account is None:
+        return None
+    if claims.get("a") != account.id or claims.get("p") != _password_mark(account):
+        return None
+    device = claims.get("d")
+    return device if isinstance(device, str) else None
+
+
+def is_known_device(token: str | None, username: object) -> bool:
+    """Whether the token is a valid known-device token for this username (signature, age and
+    username only: no database look-up)."""
+    claims = _device_claims(token)
+    return (
+        claims is not None and isinstance(username, str) and claims.get("u") == _login_key(username)
     )
 
 
-def authenticate(username: object, password: object) -> Account:
-    """The account for these credentials; refuses wrong ones and locks after repeats."""
-    if not isinstance(username, str) or not isinstance(password, str):
-        raise Refusal("unauthorized", "Wrong username or password.")
-    key = username_key(username)[:USERNAME_MAX]
-    throttle = db.session.get(LoginThrottle, key)
-    if throttle and throttle.locked_until and as_utc(throttle.locked_until) > utcnow():
-        raise _throttle_refusal(throttle.locked_until)
-    account = db.session.scalar(sa.select(Account).where(Account.username_key == key))
-    if account is not None and check_password_hash(account.password_hash, password):
-        if throttle is not None:
-            db.session.delete(throttle)
-            db.session.commit()
-        return account
-    if account is None:
-        _check_unknown_user_password(password)
-    _record_failure(key, throttle)
-    raise Refusal("unauthorized", "Wrong username or password.")
-
-
-def _record_failure(key: str, throttle: LoginThrottle | None) -> None:
-    config = current_app.config
-    if throttle is None:
-        throttle = LoginThrottle(username_key=key, failures=0)
-        db.session.add(throttle)
-    if throttle.locked_until and as_utc(throttle.locked_until) <= utcnow():
-        throttle.failures = 0
-        throttle.locked_until = None
-    throttle.failures += 1
-    if throttle.failures >= config["LOGIN_MAX_FAILURES"]:
-        throttle.locked_until = utcnow() + timedelta(minutes=config["LOGIN_LOCK_MINUTES"])
-    try:
-        db.session.commit()
-    except sa.exc.IntegrityError:  # two failures at once: the other one counted
-        db.session.rollback()
+def known_device_token(account: Account, previous: str | None = None) -> str:
+    """The cookie value that makes this browser a known device for the account (the same
+    device id again when it already was one)."""
+    device = _device_of(previous, account) or secrets.token_urlsafe(12)
+    claims = {"u": account.username_key, "a": account.id, "d": device, "p": _password_mark(account)}
+    return _devices().dumps(claims)
 
 
 def _hash_token(token: str) -> str:

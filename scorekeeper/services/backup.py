@@ -282,11 +282,11 @@ class _Plan:
                 raise Damaged(f"{where}.name", f"{what}: {refusal.message}") from None
             if name != raw:
                 raise Damaged(f"{where}.name", f"{what}: “{raw}” has extra spaces.")
-            if roster.key_of(name) in keys:
+            if roster.name_key(name) in keys:
                 raise Damaged(
-                    f"{where}.name", f"two players are called {keys[roster.key_of(name)]}."
+                    f"{where}.name", f"two players are called {keys[roster.name_key(name)]}."
                 )
-            keys[roster.key_of(name)] = name
+            keys[roster.name_key(name)] = name
             players[ref] = {
                 "name": name,
                 "archived": _need(item, "archived", bool, where, what.capitalize()),
@@ -411,7 +411,9 @@ class _Plan:
         """Add every row to the session (the caller commits)."""
         players = {}
         for ref, values in self.players.items():
-            player = Player(account_id=account.id, name_key=roster.key_of(values["name"]), **values)
+            player = Player(
+                account_id=account.id, name_key=roster.name_key(values["name"]), **values
+            )
             db.session.add(player)
             players[ref] = player
         nights = {}

@@ -118,7 +118,7 @@ def games_query(account: Account, player: str | None = None, kind: str | None = 
             Game.id.in_(
                 sa.select(Seat.game_id)
                 .join(Player, Player.id == Seat.player_id)
-                .where(Player.account_id == account.id, Player.name_key == roster.key_of(player))
+                .where(Player.account_id == account.id, Player.name_key == roster.name_key(player))
             )
         )
     return query.options(selectinload(Game.seats)).order_by(Game.created_at.desc(), Game.id.desc())
@@ -172,7 +172,7 @@ def create_game(
                 problems += [
                     Problem(p.code, p.message, f"players.{index}") for p in refusal.problems
                 ]
-    keys = [roster.key_of(name) for name in cleaned]
+    keys = [roster.name_key(name) for name in cleaned]
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
@@ -196,7 +196,7 @@ def create_game(
             problems += Refusal.from_rule(error).problems
     dealer_seat = 0
     if first_dealer is not None:
-        wanted = roster.key_of(first_dealer) if isinstance(first_dealer, str) else None
+        wanted = roster.name_key(first_dealer) if isinstance(first_dealer, str) else None
         if wanted not in keys:
             problems.append(
                 Problem(
@@ -236,7 +236,7 @@ def create_game(
 
 def _players_for(account: Account, names: list[str]) -> list[Player]:
     """The roster's players of these names (in order), adding the new ones (one query)."""
-    keys = [roster.key_of(name) for name in names]
+    keys = [roster.name_key(name) for name in names]
     found = {
         player.name_key: player
         for player in db.session.scalars(

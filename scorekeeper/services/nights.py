@@ -238,7 +238,7 @@ def _player_games(account: Account, player: str) -> sa.Select:
     return (
         sa.select(Seat.game_id)
         .join(Player, Player.id == Seat.player_id)
-        .where(Player.account_id == account.id, Player.name_key == roster.key_of(player))
+        .where(Player.account_id == account.id, Player.name_key == roster.name_key(player))
     )
 
 

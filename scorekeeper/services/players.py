@@ -9,29 +9,22 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.models import Account
 from scorekeeper.models import Player
+from scorekeeper.text import clean_line
+from scorekeeper.text import text_key
 
 NAME_MAX = 40
 
 
 def clean_name(name: object) -> str:
-    """A player name trimmed and checked: 1 to 40 characters."""
+    """A player name in NFKC form, spaces collapsed, 1 to 40 characters, nothing invisible."""
     if not isinstance(name, str):
         raise Refusal("wrong_type", "A player's name must be text.", "name")
-    name = " ".join(name.split())
-    if not name:
-        raise Refusal("name_invalid", "Enter a name.", "name")
-    if len(name) > NAME_MAX:
-        raise Refusal(
-            "name_invalid",
-            f"A name can be at most {NAME_MAX} characters ({len(name)} given).",
-            "name",
-        )
-    return name
+    return clean_line(name, "A name", "name", NAME_MAX, required="Enter a name.")
 
 
-def key_of(name: str) -> str:
-    """What makes two names the same player: case is ignored ("ann" is "Ann")."""
-    return " ".join(name.split()).casefold()
+def name_key(name: str) -> str:
+    """What makes two names the same player: ``Ann``, ``ANN`` and ``Ａｎｎ`` are one."""
+    return text_key(name)
 
 
 def roster(account: Account) -> list[Player]:
@@ -54,7 +47,7 @@ def get_player(account: Account, player_id: int) -> Player:
 
 def _check_free(account: Account, name: str, except_id: int | None = None) -> None:
     query = sa.select(Player).where(
-        Player.account_id == account.id, Player.name_key == key_of(name)
+        Player.account_id == account.id, Player.name_key == name_key(name)
     )
     other = db.session.scalar(query)
     if other is not None and other.id != except_id:
@@ -62,18 +55,22 @@ def _check_free(account: Account, name: str, except_id: int | None = None) -> No
         raise Refusal("name_taken", f"There is already a player called {other.name}{note}.", "name")
 
 
+def _taken(name: str) -> Refusal:
+    return Refusal("name_taken", f"There is already a player called {name}.", "name")
+
+
 def _commit_or_taken(name: str) -> None:
     try:
         db.session.commit()
     except sa.exc.IntegrityError:  # the same name added at the same moment elsewhere
         db.session.rollback()
-        raise Refusal("name_taken", f"There is already a player called {name}.", "name") from None
+        raise _taken(name) from None
 
 
 def add_player(account: Account, name: object) -> Player:
     name = clean_name(name)
     _check_free(account, name)
-    player = Player(account_id=account.id, name=name, name_key=key_of(name))
+    player = Player(account_id=account.id, name=name, name_key=name_key(name))
     db.session.add(player)
     _commit_or_taken(name)
     return player
@@ -91,7 +88,7 @@ def update_player(
         _check_free(account, name, except_id=player.id)
         # Games store seats, not names: the rename is this one row.
         player.name = name
-        player.name_key = key_of(name)
+        player.name_key = name_key(name)
     if archived is not None:
         player.archived = archived
     _commit_or_taken(player.name)

@@ -25,6 +25,23 @@ from scorekeeper.services import accounts
 
 bp = Blueprint("auth", __name__)
 
+#: The signed cookie that makes this browser a known device for the username it logged in as.
+KNOWN_DEVICE_COOKIE = "known_device"
+
+
+def _remember_device(response, account, previous: str | None):
+    """Leave (or renew) the known-device cookie: only the login page ever reads it."""
+    response.set_cookie(
+        KNOWN_DEVICE_COOKIE,
+        accounts.known_device_token(account, previous),
+        max_age=current_app.config["KNOWN_DEVICE_DAYS"] * 24 * 3600,
+        path=url_for("auth.login"),
+        httponly=True,
+        samesite="Lax",
+        secure=current_app.config["SESSION_COOKIE_SECURE"],
+    )
+    return response
+
 
 def _safe_next(target: str | None) -> str:
     """Only follow ``next`` to a path on this site."""
@@ -50,7 +67,7 @@ def signup():
         else:
             login_user(account, remember=True)
             flash(f"Welcome, {account.username}! Add the people you play with.", "success")
-            return redirect(url_for("players.index"))
+            return _remember_device(redirect(url_for("players.index")), account, None)
     status = 422 if form.errors or form.form_errors else 200
     return render_template("auth/signup.html", form=form, enabled=enabled), status
 
@@ -62,18 +79,24 @@ def login():
         return redirect(url_for("main.home"))
     form = LoginForm()
     status = 200
+    headers = {}
     if form.validate_on_submit():
+        device = request.cookies.get(KNOWN_DEVICE_COOKIE)
         try:
-            account = accounts.authenticate(form.username.data, form.password.data)
+            account = accounts.authenticate(
+                form.username.data, form.password.data, known_device=device
+            )
         except Refusal as refusal:
-            form.form_errors.append(refusal.message)
+            form.form_errors.append(refusal.message)  # the username stays typed
             status = refusal.status
+            if getattr(refusal, "retry_after", None) is not None:
+                headers["Retry-After"] = str(refusal.retry_after)
         else:
             login_user(account, remember=form.remember.data)
-            return redirect(_safe_next(request.args.get("next")))
+            return _remember_device(redirect(_safe_next(request.args.get("next"))), account, device)
     elif form.errors:
         status = 400
-    return render_template("auth/login.html", form=form), status
+    return render_template("auth/login.html", form=form), status, headers
 
 
 @bp.route("/logout", methods=["POST"])

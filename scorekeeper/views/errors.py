@@ -23,7 +23,13 @@ MESSAGES = {
     500: "Something went wrong on our side. Nothing you entered was half-saved; try again.",
 }
 
-CODES = {400: "invalid_json", 401: "unauthorized", 404: "not_found", 409: "conflict"}
+CODES = {
+    400: "invalid_json",
+    401: "unauthorized",
+    404: "not_found",
+    409: "conflict",
+    429: "too_many_attempts",
+}
 
 
 def wants_json() -> bool:
@@ -42,7 +48,16 @@ def error_response(status: int, code: str | None = None, message: str | None = N
 def register(app: Flask) -> None:
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
-        return error_response(error.code or 500)
+        if error.response is not None:  # the exception brought its own answer
+            return error.response
+        body, status = error_response(error.code or 500)
+        response = app.make_response((body, status))
+        # Keep what the exception says in its headers: Allow on a 405, Retry-After on a 429,
+        # WWW-Authenticate on a 401 (its Content-Type is the one of its own HTML page).
+        for name, value in error.get_headers():
+            if name.lower() != "content-type":
+                response.headers[name] = value
+        return response
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
@@ -52,8 +67,14 @@ def register(app: Flask) -> None:
     @app.errorhandler(Refusal)
     def refusal(error: Refusal):
         if wants_json():
-            return jsonify(error.to_json()), error.status
-        return error_response(error.status, error.code, error.message)
+            response = jsonify(error.to_json())
+            response.status_code = error.status
+        else:
+            response = app.make_response(error_response(error.status, error.code, error.message))
+        retry_after = getattr(error, "retry_after", None)
+        if retry_after is not None:  # a refusal that says how long to wait (429)
+            response.headers["Retry-After"] = str(retry_after)
+        return response
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

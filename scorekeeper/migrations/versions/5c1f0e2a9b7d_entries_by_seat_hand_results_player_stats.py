@@ -8,7 +8,7 @@ Existing games are converted: each is replayed through its rules (the code of th
 and every copy rewritten from that replay.
 
 Revision ID: 5c1f0e2a9b7d
-Revises: 221a387d2506
+Revises: 2606f977b239
 Create Date: 2026-12-01 12:00:00
 
 """
@@ -21,7 +21,7 @@ from sqlalchemy.dialects import postgresql
 
 # revision identifiers, used by Alembic.
 revision = "5c1f0e2a9b7d"
-down_revision = "221a387d2506"
+down_revision = "2606f977b239"
 branch_labels = None
 depends_on = None
 
