@@ -73,7 +73,7 @@ def empty_database(database, tmp_path):
     engine.dispose()
 
 
-def _empty_tables() -> None:
+def empty_tables() -> None:
     tables = db.metadata.sorted_tables
     if db.engine.dialect.name == "postgresql":
         names = ", ".join(table.name for table in tables)
@@ -98,7 +98,7 @@ def make_app(database):
     for app in made:
         with app.app_context():
             db.session.remove()
-            _empty_tables()
+            empty_tables()
             db.engine.dispose()
 
 

@@ -30,6 +30,7 @@ from scorekeeper.services import stats
 from tests.conftest import PASSWORD
 from tests.conftest import login
 from tests.conftest import make_account
+from tests.conftest import empty_tables
 from tests.conftest import settings_for
 from tests.test_stats import build_history
 
@@ -191,6 +192,19 @@ def test_restore_is_refused_into_an_account_with_data(app, account, history):
     assert counts(app, other.id) == (1, 0, 0)
 
 
+@pytest.fixture(scope="module")
+def history_document(database):
+    """The backup of a varied history, built once for every damaged copy made of it."""
+    app = create_app(settings_for(database["uri"], database["instance"]))
+    account_id = make_account(app, "friday-club").id
+    build_history(app, account_id, seed=11, nights_count=3, per_night=3)
+    document = export(app, account_id)
+    with app.app_context():
+        empty_tables()
+        db.engine.dispose()
+    return document
+
+
 def damage(document: dict, how: str) -> dict:
     """The document with one thing broken."""
     doc = copy.deepcopy(document)
@@ -265,17 +279,17 @@ DAMAGES = [
 
 
 @pytest.mark.parametrize(("how", "message"), DAMAGES, ids=[d[0] for d in DAMAGES])
-def test_a_damaged_backup_is_refused_and_nothing_is_restored(app, history, how, message):
+def test_a_damaged_backup_is_refused_and_nothing_is_restored(app, history_document, how, message):
     target = make_account(app, "new-club")
     with pytest.raises(Refusal) as refused:
-        restore(app, target.id, damage(history, how))
+        restore(app, target.id, damage(history_document, how))
     assert refused.value.code == "restore_refused"
     assert refused.value.message.startswith("This backup is damaged: ")
     assert message in refused.value.message
     assert refused.value.message.endswith("Nothing was restored.")
     assert counts(app, target.id) == (0, 0, 0)
     # The undamaged backup still restores afterwards.
-    restore(app, target.id, history)
+    restore(app, target.id, history_document)
     assert counts(app, target.id)[2] == 12
 
 
