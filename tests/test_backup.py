@@ -28,9 +28,9 @@ from scorekeeper.services import accounts
 from scorekeeper.services import backup
 from scorekeeper.services import stats
 from tests.conftest import PASSWORD
+from tests.conftest import empty_tables
 from tests.conftest import login
 from tests.conftest import make_account
-from tests.conftest import empty_tables
 from tests.conftest import settings_for
 from tests.test_stats import build_history
 
