@@ -79,6 +79,7 @@ def register_request_handling(app: Flask) -> None:
 
 def register_extensions(app: Flask) -> None:
     """Database, migrations, CSRF protection and logins."""
+    from scorekeeper.extensions import compress
     from scorekeeper.extensions import csrf
     from scorekeeper.extensions import db
     from scorekeeper.extensions import login_manager
@@ -93,6 +94,7 @@ def register_extensions(app: Flask) -> None:
         compare_type=True,
     )
     csrf.init_app(app)
+    compress.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Log in to keep score."

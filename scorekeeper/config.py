@@ -54,6 +54,18 @@ class Defaults:
     SQLALCHEMY_ENGINE_OPTIONS = {"pool_pre_ping": True}
     SEND_FILE_MAX_AGE_DEFAULT = 365 * 24 * 3600  # static URLs carry a content hash
     GAMES_PER_PAGE = 20
+    # Answers are compressed (brotli, else gzip) when the client says it reads them.
+    COMPRESS_ALGORITHM = ["br", "gzip"]
+    COMPRESS_MIN_SIZE = 400
+    COMPRESS_MIMETYPES = [
+        "text/html",
+        "text/css",
+        "text/csv",
+        "text/javascript",
+        "application/javascript",
+        "application/json",
+        "image/svg+xml",
+    ]
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # any request but a restore
     RESTORE_MAX_CONTENT_LENGTH = 16 * 1024 * 1024  # a whole account's backup
 

@@ -1,5 +1,6 @@
 """The Flask extension objects, created once and bound to the app in ``create_app``."""
 
+from flask_compress import Compress as _Compress
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -25,5 +26,24 @@ class Base(DeclarativeBase):
 # is in memory instead of reading every row again.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
+
+
+class Compress(_Compress):
+    """Flask-Compress, closing what a streamed answer (a static file) was read from: it
+    replaces the answer's body with a compressing generator and would leave the file open."""
+
+    def after_request(self, response):
+        original = response.response if response is not None else None
+        response = super().after_request(response)
+        if (
+            original is not None
+            and response.response is not original
+            and hasattr(original, "close")
+        ):
+            response.call_on_close(original.close)
+        return response
+
+
+compress = Compress()
 csrf = CSRFProtect()
 login_manager = LoginManager()

@@ -59,9 +59,9 @@ def test_seat_order_and_first_dealer_come_from_the_form(table, app):
         assert stored.options["hook"] is True
         assert stored.options["max_cards"] == 15
     page = table.get(f"/games/{game}")
-    assert "Hand 1 of 15" in page.text
-    assert "Dealer <strong>Ben</strong>" in page.text
-    assert "<strong>Cy</strong> bids first and leads" in page.text
+    assert re.search(r"Hand 1 <span class=\"sub\">of 15</span>", page.text)
+    assert '<span class="pill dealer">Ben deals</span>' in page.text
+    assert '<span class="pill first">Cy bids first</span>' in page.text
 
 
 def test_a_new_player_can_be_added_on_the_spot(table, app):
@@ -78,7 +78,7 @@ def test_a_new_player_can_be_added_on_the_spot(table, app):
     assert response.status_code == 302
     assert "Zoe" in roster_ids(app)
     page = table.get(response.headers["Location"])
-    assert "Dealer <strong>Zoe</strong>" in page.text
+    assert '<span class="pill dealer">Zoe deals</span>' in page.text
 
 
 @pytest.mark.parametrize(
@@ -110,12 +110,14 @@ def test_bids_then_tricks_score_the_hand(table, app):
     game = game_id(start(table, app, {"Ann": 1, "Ben": 2, "Cy": 3}, sequence="down", max_cards=3))
     assert bids(table, game, 1, {0: 1, 1: 2, 2: 0}).status_code == 302
     page = table.get(f"/games/{game}")
-    assert "who bid what" in page.text
-    assert "Bids total 3</strong> for 3 cards: <strong>even</strong>" in page.text
-    assert re.search(r'<span class="who">Ann</span>\s*<span class="bid">1</span>', page.text)
+    # The tricks form reminds the table who bid what, and the bids' balance.
+    assert "Bids 3 for 3 (even)" in page.text
+    assert re.search(
+        r'data-player="Ann" data-bid="1">.*?<span class="pill bid">bid 1</span>', page.text, re.S
+    )
     assert tricks(table, game, 1, {0: 1, 1: 1, 2: 1}).status_code == 302
     page = table.get(f"/games/{game}")
-    assert "Hand 2 of 3" in page.text
+    assert re.search(r"Hand 2 <span class=\"sub\">of 3</span>", page.text)
     with app.app_context():
         stored = db.session.get(Game, game)
         assert stored.totals_by_side == {"Ann": 11, "Ben": 0, "Cy": 0}
@@ -136,7 +138,7 @@ def test_the_hook_is_shown_before_the_dealer_bids_and_enforced(table, app):
     # Ann deals hand 1 (5 cards); others bid 1 + 2 + 0 first.
     assert bids(table, game, 1, {1: 1, 2: 2, 3: 0}).status_code == 302
     page = table.get(f"/games/{game}")
-    assert "Ann is the dealer and may not bid 2." in page.text
+    assert "Ann may not bid 2 (the hook)." in page.text
     assert re.search(
         r'class="chip forbidden">\s*<input type="radio" name="bid-0" value="2"\s*disabled',
         page.text,
@@ -258,7 +260,7 @@ def test_the_app_can_pick_the_first_dealer_at_random(table, app):
         response = table.post("/games/new?game=oh_hell", data=data, follow_redirects=True)
         found = re.search(r"(\w+) deals first \(picked at random\)\.", response.text)
         assert found, response.text
-        assert f"Dealer <strong>{found.group(1)}</strong>" in response.text
+        assert f'<span class="pill dealer">{found.group(1)} deals</span>' in response.text
         dealers.add(found.group(1))
     assert dealers <= {"Ann", "Ben", "Cy"}
     assert len(dealers) > 1  # 12 draws from 3 seats: all the same has odds of 1 in 177,147

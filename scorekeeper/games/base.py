@@ -342,9 +342,22 @@ class GameRules:
                 return preset.key
         return None
 
-    def describe(self, options: Mapping[str, Any]) -> list[str]:
-        """Plain sentences saying how this game is scored and played with ``options``."""
+    def describe(self, options: Mapping[str, Any], player_count: int | None = None) -> list[str]:
+        """Plain sentences saying how this game is scored and played with ``options`` (the
+        rules card of a game page)."""
         return []
+
+    def schedule(self, setup: Setup) -> list[int] | None:
+        """The cards dealt in every hand, in order, for a game played to a fixed schedule."""
+        return None
+
+    def reminders(self, options: Mapping[str, Any]) -> list[str]:
+        """How a trick is played, shown while a hand is played (trick-taking games)."""
+        return []
+
+    def standing_note(self, state: State, side: str) -> str | None:
+        """A few words beside a side's total in the standings ("made 9 of 11")."""
+        return None
 
     def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
         """Replay every entered hand in order and derive the state of the game."""

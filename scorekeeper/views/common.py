@@ -13,6 +13,21 @@ from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm
 from scorekeeper.services import accounts
 
+#: A script saving a form in place asks for the page's main part only (``X-Fragment: 1``).
+FRAGMENT_HEADER = "X-Fragment"
+
+
+def wants_fragment() -> bool:
+    return request.headers.get(FRAGMENT_HEADER) == "1"
+
+
+def fragment_of(html: str) -> str:
+    """The main part of a rendered page (between the markers ``base.html`` puts around it):
+    what a form saved in place replaces."""
+    start = html.index("<!--main-->") + len("<!--main-->")
+    return html[start : html.index("<!--/main-->")]
+
+
 #: The highest page number a list accepts (a larger one would overflow the query's offset).
 MAX_PAGE = 1_000_000
 

@@ -25,6 +25,8 @@ from scorekeeper.services import nights
 from scorekeeper.services import players as roster
 from scorekeeper.services.games import Played
 from scorekeeper.views.common import check_action
+from scorekeeper.views.common import fragment_of
+from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
 from scorekeeper.views.setup_form import OPTION_HINTS
 from scorekeeper.views.setup_form import read_setup
@@ -115,19 +117,26 @@ def new():
 
 
 def game_page(result: Played, template: str, status: int = 200, **context):
-    """A page of one game: its own template with the state and what every game page uses."""
-    return (
-        render_template(
-            result.plugin.template(template),
-            **result.rules.page_context(result.setup),
-            played=result,
-            state=result.state,
-            game=result.game,
-            action_form=ActionForm(formdata=None),
-            **context,
-        ),
-        status,
+    """A page of one game: its own template with the state and what every game page uses.
+    A form saved in place (``X-Fragment``) gets the page's main part only."""
+    html = render_template(
+        result.plugin.template(template),
+        **result.rules.page_context(result.setup),
+        played=result,
+        state=result.state,
+        game=result.game,
+        action_form=ActionForm(formdata=None),
+        **context,
     )
+    return (fragment_of(html) if wants_fragment() else html), status
+
+
+def saved(result: Played):
+    """After a change: the game again. A form saved in place gets the updated main part at
+    once (one request); a plain form is redirected to the game's page, at the hand now."""
+    if wants_fragment():
+        return _render_game(result)
+    return redirect(url_for("games.show", game_id=result.game.id, _anchor="now"))
 
 
 def _render_game(result: Played, refusal=None, entered=None, phase=None):
@@ -159,10 +168,10 @@ def record(game_id: int):
     phase = request.form.get("phase", "")
     try:
         entry = game.plugin.read_hand(request.form, game.players, phase)
-        games.record_hand(game, entry, number=_hand_number())
+        result = games.record_hand(game, entry, number=_hand_number())
     except Refusal as refusal:
         return _refused(game_id, refusal, phase)
-    return redirect(url_for("games.show", game_id=game_id))
+    return saved(result)
 
 
 @bp.post("/<int:game_id>/hands/<int:number>")
@@ -175,21 +184,23 @@ def update(game_id: int, number: int):
     try:
         entry = game.plugin.read_hand(request.form, game.players, phase)
         complete = phase in entry_form.COMPLETING
-        games.update_hand(game, number, entry, complete=complete, replace=correcting)
+        result = games.update_hand(game, number, entry, complete=complete, replace=correcting)
     except Refusal as refusal:
         if correcting and refusal.code not in ("not_next_hand", "conflict"):
             return _render_edit(games.load(current_user, game_id), number, refusal)
         return _refused(game_id, refusal, phase)
     if correcting:
         flash(f"{word} {number} corrected; later {word.lower()}s re-scored.", "success")
-    return redirect(url_for("games.show", game_id=game_id))
+    return saved(result)
 
 
 def _refused(game_id: int, refusal: Refusal, phase: str):
     """Show the game again with the message and everything that was typed."""
     if refusal.code in ("not_next_hand", "conflict", "not_found"):
         flash(refusal.message, "warning")
-        return redirect(url_for("games.show", game_id=game_id))
+        if wants_fragment():
+            return _render_game(games.load(current_user, game_id))
+        return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
     result = games.load(current_user, game_id)
     entered = result.plugin.typed(request.form, result.players)
     return _render_game(result, refusal, entered, phase)

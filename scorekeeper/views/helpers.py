@@ -58,6 +58,8 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["plural"] = plural
     app.jinja_env.filters["ranked"] = ranked
+    app.jinja_env.filters["last_points"] = last_points
+    app.jinja_env.filters["delta"] = delta
     app.jinja_env.globals["has_prefix"] = has_prefix
 
 
@@ -68,6 +70,19 @@ def signed(value: int) -> str:
 
 def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def delta(value: int) -> str:
+    """A change of a total: "+14", "−3", "±0"."""
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "±0")
+
+
+def last_points(state) -> dict[str, int]:
+    """What each side scored in the latest scored hand (to show how the totals changed)."""
+    for hand in reversed(state.hands):
+        if hand.points is not None:
+            return dict(hand.points)
+    return {}
 
 
 def ranked(state) -> list[tuple[str, int]]:

@@ -17,13 +17,77 @@ function keepAwake() {
   document.addEventListener("click", request, { once: true });
 }
 
-// Ask before a destructive action (undo a hand).
+// Ask before a destructive action (undo a hand): delegated, so it holds for swapped content.
 function confirmations() {
-  document.querySelectorAll("form[data-confirm]").forEach((form) => {
-    form.addEventListener("submit", (event) => {
-      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
-    });
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (form.matches("form[data-confirm]") && !window.confirm(form.dataset.confirm)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
+}
+
+// Save a game's form in place: one request, and the page's main part is replaced by the
+// answer (the totals updated, the next step of the hand) without loading the page again.
+// The form keeps what was typed until the answer is there; if the request fails, it says so
+// and offers to try again. Without this script the form posts and the page is reloaded.
+function inplaceForms() {
+  if (!window.fetch || !window.FormData) return;
+  const main = document.getElementById("main");
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!form.matches("form[data-inplace]") || event.defaultPrevented) return;
+    event.preventDefault();
+    send(form, event.submitter);
   });
+
+  function send(form, submitter) {
+    const button = submitter || form.querySelector("[data-save]");
+    const body = new FormData(form, submitter && submitter.name ? submitter : undefined);
+    const label = button ? button.textContent : "";
+    form.querySelectorAll(".save-failed").forEach((note) => note.remove());
+    if (button) {
+      button.setAttribute("aria-busy", "true");
+      button.disabled = true;
+      button.textContent = button.dataset.busy || "Saving…";
+    }
+    const started = performance.now();
+    fetch(form.action, { method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin" })
+      .then((response) => response.text().then((html) => ({ response, html })))
+      .then(({ response, html }) => {
+        if (!html.includes("data-game-page") && !response.ok) throw new Error(String(response.status));
+        main.innerHTML = html;
+        main.classList.add("just-saved");
+        setTimeout(() => main.classList.remove("just-saved"), 4500);
+        const now = document.getElementById("now");
+        const target = document.querySelector(".form-errors:not([hidden]), .has-error") || now;
+        if (target) {
+          const box = target.getBoundingClientRect();
+          if (box.top < 0 || box.top > window.innerHeight * 0.6) {
+            target.scrollIntoView({ block: target === now ? "start" : "center" });
+          }
+        }
+        document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started } }));
+      })
+      .catch(() => {
+        if (button) {
+          button.textContent = label;
+          button.disabled = false;
+          button.removeAttribute("aria-busy");
+        }
+        const note = document.createElement("p");
+        note.className = "save-failed";
+        note.setAttribute("role", "alert");
+        note.textContent = "Not saved: the connection failed. What you entered is still here. ";
+        const retry = document.createElement("button");
+        retry.type = "button";
+        retry.textContent = "Try again";
+        retry.addEventListener("click", () => send(form, submitter));
+        note.appendChild(retry);
+        (form.querySelector(".save-bar") || form).appendChild(note);
+      });
+  }
 }
 
 // New game: tap a name to give it the next free seat; tap again to take it away.
@@ -54,5 +118,6 @@ function seatPicker() {
 document.addEventListener("DOMContentLoaded", () => {
   keepAwake();
   confirmations();
+  inplaceForms();
   seatPicker();
 });

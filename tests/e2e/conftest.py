@@ -9,12 +9,16 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+from pathlib import Path
 
 import pytest
 from werkzeug.serving import make_server
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-PHONE = {"width": 360, "height": 760}
+#: The phones the pages must fit: a common one, and a small one.
+PHONE = {"width": 390, "height": 844}
+SMALL_PHONE = {"width": 360, "height": 740}
+SCREENS = Path(__file__).parent / "screens"
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -59,19 +63,42 @@ def live_server(make_app):
         server.server_close()
 
 
+def open_phone(browser, live_server, size=PHONE, scheme="light"):
+    context = browser.new_context(
+        viewport=size,
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        base_url=live_server,
+        color_scheme=scheme,
+    )
+    return context
+
+
 @pytest.fixture
 def phone(browser, live_server):
-    """A page in a fresh phone-sized browser context, pointed at the live server."""
-    context = browser.new_context(
-        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, base_url=live_server
-    )
+    """A page in a fresh 390x844 phone browser context, pointed at the live server."""
+    yield from _phone_page(browser, live_server, PHONE)
+
+
+@pytest.fixture
+def small_phone(browser, live_server):
+    """The same on a small (360x740) phone."""
+    yield from _phone_page(browser, live_server, SMALL_PHONE)
+
+
+def _phone_page(browser, live_server, size):
+    context = open_phone(browser, live_server, size)
     context.set_default_timeout(10_000)
     page = context.new_page()
     errors: list[str] = []
 
+    page.allowed_errors = []  # a test that breaks the network on purpose names what it expects
+
     def on_console(message) -> None:
         # A refused form answers 401/409/422/429 on purpose; any other error counts.
         expected = any(f"status of {code}" in message.text for code in (401, 409, 422, 429))
+        expected = expected or any(text in message.text for text in page.allowed_errors)
         if message.type == "error" and not expected:
             errors.append(message.text)
 
@@ -80,6 +107,26 @@ def phone(browser, live_server):
     yield page
     context.close()
     assert errors == [], f"the page logged errors: {errors}"
+
+
+def screenshot(page, name: str) -> None:
+    """With SCREENSHOTS=1: the screen as it is now, in light and in dark, for a person to look
+    at (tests/e2e/screens/, not committed)."""
+    if not os.environ.get("SCREENSHOTS"):
+        return
+    SCREENS.mkdir(exist_ok=True)
+    size = page.viewport_size
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.screenshot(path=SCREENS / f"{name}-{size['width']}x{size['height']}-{scheme}.png")
+    page.emulate_media(color_scheme="light")
+
+
+def in_view(page, locator) -> bool:
+    """Whether the element is wholly inside the viewport as the page stands (no scrolling)."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    return bool(box) and box["y"] >= 0 and box["y"] + box["height"] <= size["height"] + 0.5
 
 
 def sign_up(page, username: str = "friday-club", password: str = "correct horse battery"):

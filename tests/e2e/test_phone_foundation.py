@@ -15,7 +15,7 @@ def test_sign_up_and_build_a_roster_on_a_phone(phone):
     roster = phone.locator(".roster li .name")
     expect(roster).to_have_text(["Ann", "Ben", "Cy"])
     # The page fits the phone: nothing scrolls sideways.
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+    assert phone.evaluate("document.documentElement.scrollWidth") <= phone.viewport_size["width"]
 
 
 def test_a_refused_name_keeps_what_was_typed(phone):

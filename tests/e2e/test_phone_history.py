@@ -15,7 +15,7 @@ PLAYERS = ["Ann", "Ben", "Cy"]
 
 
 def tap(page, form: str, player: str, value: int):
-    row = page.locator(f'form[{form}] fieldset[data-player="{player}"]')
+    row = page.locator(f'form[{form}] li.row[data-player="{player}"]')
     row.locator("label.chip span").get_by_text(str(value), exact=True).click()
 
 

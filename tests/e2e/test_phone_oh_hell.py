@@ -1,15 +1,21 @@
-"""At phone size in Chromium: a whole 3-player Oh Hell game, then the hook's forbidden bid."""
+"""At phone size in Chromium: Oh Hell on one screen per hand. A whole 3-player game; a
+7-player hand from the first bid to the updated totals in 16 taps and no swipe; the hook's
+forbidden bid; saves made in place; and the screen kept awake."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import add_players
+from tests.e2e.conftest import in_view
+from tests.e2e.conftest import screenshot
 from tests.e2e.conftest import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy"]
+SEVEN = ["Ann", "Ben", "Cyrus", "Dee", "Eve", "Fay", "Gus"]
 
 
 def start_game(page, names, **checks):
@@ -18,42 +24,156 @@ def start_game(page, names, **checks):
     for name in names:  # tapping a name gives it the next free seat
         page.locator("label.seat-name", has_text=name).click()
     for label in checks:
-        page.get_by_label(label.replace("_", " ")).check()
+        page.get_by_label(label.replace("_", " "), exact=True).check()
     page.get_by_role("button", name="Start the game").click()
 
 
+def row(page, form: str, player: str):
+    return page.locator(f'form[{form}] li.row[data-player="{player}"]')
+
+
 def tap(page, form: str, player: str, value: int):
-    row = page.locator(f'form[{form}] fieldset[data-player="{player}"]')
-    row.locator("label.chip span").get_by_text(str(value), exact=True).click()
+    row(page, form, player).locator("label.chip span").get_by_text(str(value), exact=True).click()
 
 
 def test_a_three_player_game_to_the_end_on_a_phone(phone):
     sign_up(phone)
     add_players(phone, *PLAYERS)
     start_game(phone, PLAYERS)
-    expect(phone.get_by_text("Hand 1 of 15")).to_be_visible()
+    expect(phone.locator("#now h1")).to_have_text("Hand 1 of 15")
     expected = dict.fromkeys(PLAYERS, 0)
     for number in range(1, 16):
         cards = number
         first = PLAYERS[number % 3]  # the dealer's left
+        expect(phone.locator(".hand-head .tile strong")).to_have_text(str(cards))
         for name in PLAYERS:
             tap(phone, "data-bids-form", name, cards if name == first else 0)
-        expect(phone.locator("[data-bid-total]")).to_contain_text(f"Bids total {cards}")
+        expect(phone.locator("[data-status]")).to_contain_text(f"Bids total {cards}")
         phone.get_by_role("button", name="Save bids").click()
-        board = phone.locator(".bid-board li", has_text=first)
-        expect(board.locator(".bid")).to_have_text(str(cards))
+        expect(row(phone, "data-tricks-form", first).locator(".pill.bid")).to_have_text(
+            f"bid {cards}"
+        )
         for name in PLAYERS:
             tap(phone, "data-tricks-form", name, cards if name == first else 0)
-        expect(phone.locator("[data-trick-total]")).to_have_text(f"Tricks: {cards} of {cards}")
+        expect(phone.locator("[data-status]")).to_contain_text(f"tricks: {cards} of {cards}")
         phone.get_by_role("button", name="Save tricks").click()
         for name in PLAYERS:
             expected[name] += 10 + (cards if name == first else 0)
+        if number < 15:
+            total = row(phone, "data-bids-form", first).locator(".row-total")
+            expect(total).to_contain_text(f"{expected[first]}+{10 + cards}")
     best = max(expected.values())
     winners = [name for name in PLAYERS if expected[name] == best]
-    expect(phone.get_by_role("heading", name="Final standings")).to_be_visible()
     expect(phone.locator(".winner")).to_have_text(f"{winners[0]} wins!")
+    expect(phone.get_by_role("heading", name="Final standings")).to_be_visible()
     totals = phone.locator(".sheet tfoot td")
     expect(totals).to_have_text([str(expected[name]) for name in PLAYERS])
+    screenshot(phone, "oh-hell-finished")
+
+
+def seven_player_game(page, hands: int = 0) -> None:
+    """A 7-player game (1 to 7 cards) on the phone, ``hands`` of it already played."""
+    sign_up(page)
+    add_players(page, *SEVEN)
+    start_game(page, SEVEN)
+    for number in range(1, hands + 1):
+        first = SEVEN[number % 7]
+        for name in SEVEN:
+            tap(page, "data-bids-form", name, number if name == first else 0)
+        page.get_by_role("button", name="Save bids").click()
+        for name in SEVEN:
+            tap(page, "data-tricks-form", name, number if name == first else 0)
+        page.get_by_role("button", name="Save tricks").click()
+        expect(page.locator("#now h1")).to_have_text(f"Hand {number + 1} of 7")
+
+
+def test_a_seven_player_hand_is_sixteen_taps_and_no_swipe(phone):
+    seven_player_game(phone, hands=6)  # hand 7: 7 cards, 8 chips a row
+    phone.evaluate("window.scrollTo(0, 0)")
+    taps = 0
+
+    def tap_in_view(form, name, value):
+        nonlocal taps
+        chip = row(phone, form, name).locator("label.chip span").get_by_text(str(value), exact=True)
+        assert in_view(phone, chip), f"{name}'s {value} is off screen"
+        chip.click(no_wait_after=True)
+        taps += 1
+
+    status = phone.locator("[data-status]")
+    save = phone.get_by_role("button", name="Save bids")
+    assert in_view(phone, status) and in_view(phone, save)
+    screenshot(phone, "oh-hell-7-bids")
+    first = SEVEN[0]  # hand 7: Gus deals, Ann bids first
+    for name in SEVEN:
+        tap_in_view("data-bids-form", name, 7 if name == first else 0)
+    assert phone.evaluate("window.scrollY") == 0
+    save.click()
+    taps += 1
+    status = phone.locator("form[data-tricks-form] [data-status]")
+    expect(status).to_contain_text("Bids 7 for 7 (even)")
+    save = phone.get_by_role("button", name="Save tricks")
+    assert in_view(phone, status) and in_view(phone, save)
+    screenshot(phone, "oh-hell-7-tricks")
+    for name in SEVEN:
+        tap_in_view("data-tricks-form", name, 7 if name == first else 0)
+    save.click()
+    taps += 1
+    expect(phone.locator(".winner")).to_be_visible()
+    totals = phone.locator("#totals")
+    expect(totals).to_be_visible()
+    assert in_view(phone, totals.locator("li").first)
+    assert phone.evaluate("window.scrollY") < 50  # no swipe: the totals came to the eye
+    assert taps == 16
+    screenshot(phone, "oh-hell-7-final")
+
+
+@pytest.mark.parametrize("players", [PLAYERS, SEVEN], ids=["3 players", "7 players"])
+def test_on_a_small_phone_the_status_and_save_stay_in_view(small_phone, players):
+    sign_up(small_phone)
+    add_players(small_phone, *players)
+    start_game(small_phone, players)
+    for label in ("Save bids",):
+        assert in_view(small_phone, small_phone.locator("[data-status]"))
+        assert in_view(small_phone, small_phone.get_by_role("button", name=label))
+    screenshot(small_phone, f"oh-hell-{len(players)}-small")
+
+
+def test_a_save_is_one_request_in_place_and_shows_the_change(phone):
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+    start_game(phone, PLAYERS)
+    phone.wait_for_load_state("load")
+    loads = []
+    phone.on("load", lambda: loads.append(1))
+    for name in PLAYERS:
+        tap(phone, "data-bids-form", name, 1 if name == "Ben" else 0)
+    with phone.expect_response(re.compile(r"/games/\d+/hands$")) as saved:
+        phone.get_by_role("button", name="Save bids").click()
+    assert saved.value.status == 200
+    assert saved.value.headers.get("content-encoding") in ("br", "gzip")
+    for name in PLAYERS:
+        tap(phone, "data-tricks-form", name, 1 if name == "Ben" else 0)
+    phone.get_by_role("button", name="Save tricks").click()
+    ben = row(phone, "data-bids-form", "Ben").locator(".row-total")
+    expect(ben).to_contain_text("11+11")
+    expect(phone.locator("#main")).to_have_class(re.compile("just-saved"))
+    assert loads == []  # no page load: the answer replaced the page's main part
+
+
+def test_a_failed_save_keeps_what_was_typed_and_offers_to_retry(phone):
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+    start_game(phone, PLAYERS)
+    for name in PLAYERS:
+        tap(phone, "data-bids-form", name, 1 if name == "Ben" else 0)
+    phone.allowed_errors.append("net::ERR_FAILED")  # the request this test cuts off
+    phone.route(re.compile(r"/games/\d+/hands$"), lambda route: route.abort())
+    phone.get_by_role("button", name="Save bids").click()
+    expect(phone.locator(".save-failed")).to_contain_text("Not saved")
+    assert row(phone, "data-bids-form", "Ben").locator('input[value="1"]').is_checked()
+    phone.unroute(re.compile(r"/games/\d+/hands$"))
+    phone.get_by_role("button", name="Try again").click()
+    expect(row(phone, "data-tricks-form", "Ben").locator(".pill.bid")).to_have_text("bid 1")
 
 
 def test_the_dealer_sees_the_forbidden_bid_struck_out(phone):
@@ -66,18 +186,36 @@ def test_the_dealer_sees_the_forbidden_bid_struck_out(phone):
     phone.get_by_label("Cards per hand").select_option("down")
     phone.get_by_label("Most cards in a hand").fill("5")
     phone.get_by_role("button", name="Start the game").click()
-    expect(phone.get_by_text("Hand 1 of 5")).to_be_visible()
+    expect(phone.locator("#now h1")).to_have_text("Hand 1 of 5")
     tap(phone, "data-bids-form", "Ben", 1)
     tap(phone, "data-bids-form", "Cy", 2)
     tap(phone, "data-bids-form", "Dee", 0)
-    dealer = phone.locator('form[data-bids-form] fieldset[data-player="Ann"]')
-    expect(dealer.locator("[data-forbidden-note]")).to_have_text("Ann may not bid 2.")
+    dealer = row(phone, "data-bids-form", "Ann")
+    expect(dealer.locator("[data-forbidden-note]")).to_have_text("Ann may not bid 2 (the hook).")
     expect(dealer.locator("label.chip.forbidden")).to_have_text("2")
     expect(dealer.locator('input[value="2"]')).to_be_disabled()
     tap(phone, "data-bids-form", "Ann", 3)
-    expect(phone.locator("[data-bid-total]")).to_have_text("Bids total 6 for 5 cards: 1 over")
+    expect(phone.locator("[data-status]")).to_have_text("Bids total 6 for 5 cards: 1 over")
+    screenshot(phone, "oh-hell-hook")
     phone.get_by_role("button", name="Save bids").click()
-    expect(phone.locator(".balance")).to_contain_text("1 over")
+    expect(phone.locator("[data-status]")).to_contain_text("1 over")
+
+
+def test_a_tapped_bid_that_becomes_forbidden_is_kept_and_named(phone):
+    """The script never changes a typed value: the dealer's bid stays and the row says why
+    it cannot be saved."""
+    sign_up(phone)
+    add_players(phone, "Ann", "Ben", "Cy")
+    start_game(phone, ["Ann", "Ben", "Cy"], Hook=True)
+    tap(phone, "data-bids-form", "Ann", 1)  # the dealer first
+    tap(phone, "data-bids-form", "Ben", 0)
+    tap(phone, "data-bids-form", "Cy", 0)  # now 1 is the forbidden bid
+    dealer = row(phone, "data-bids-form", "Ann")
+    expect(dealer.locator('input[value="1"]')).to_be_checked()
+    expect(dealer.locator("[data-forbidden-note]")).to_contain_text("choose another bid")
+    expect(phone.locator("[data-status]")).to_have_text("Bids total 1 for 1 card: even")
+    phone.get_by_role("button", name="Save bids").click()
+    expect(row(phone, "data-bids-form", "Ann").locator(".error")).to_contain_text("may not bid 1")
 
 
 WAKE_LOCK_STUB = """
@@ -95,7 +233,7 @@ def test_the_game_page_keeps_the_screen_awake(phone):
     add_players(phone, *PLAYERS)
     assert phone.evaluate("window.__wakeLocks") == 0  # only game pages ask
     start_game(phone, PLAYERS)
-    expect(phone.get_by_text("Hand 1 of 15")).to_be_visible()
+    expect(phone.locator("#now h1")).to_have_text("Hand 1 of 15")
     phone.wait_for_function("window.__wakeLocks >= 1")
 
 
@@ -106,4 +244,4 @@ def test_nothing_breaks_without_a_wake_lock(phone):
     start_game(phone, PLAYERS)
     assert phone.evaluate("'wakeLock' in navigator") is False
     tap(phone, "data-bids-form", "Ben", 1)
-    expect(phone.locator("[data-bid-total]")).to_contain_text("Bids so far: 1")
+    expect(phone.locator("[data-status]")).to_contain_text("Bids so far 1")

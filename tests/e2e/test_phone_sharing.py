@@ -33,7 +33,7 @@ def test_the_viewer_sees_each_hand_within_seconds(phone, browser, live_server):
 
     phone.goto(game_url)
     for name, bid in (("Ben", "1"), ("Cy", "0"), ("Ann", "1")):
-        row = phone.locator(f'form[data-bids-form] fieldset[data-player="{name}"]')
+        row = phone.locator(f'form[data-bids-form] li.row[data-player="{name}"]')
         row.locator("label.chip span").get_by_text(bid, exact=True).click()
     phone.get_by_role("button", name="Save bids").click()
 

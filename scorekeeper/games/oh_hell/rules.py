@@ -171,6 +171,27 @@ class OhHell(GameRules):
     )
     presets = PRESETS
 
+    def schedule(self, setup: Setup) -> list[int]:
+        return game_sizes(setup.options)
+
+    def reminders(self, options: Mapping[str, Any]) -> list[str]:
+        reminders = [
+            "Follow suit if you can. The highest card of the suit led wins the trick, unless "
+            "trumps were played: then the highest trump wins."
+        ]
+        if options.get("must_trump"):
+            reminders.append(
+                "Must trump: a player who cannot follow suit must play a trump if holding one."
+            )
+        return reminders
+
+    def standing_note(self, state: State, side: str) -> str | None:
+        scored = [hand for hand in state.hands if hand.info.get("made")]
+        if not scored:
+            return None
+        made = sum(1 for hand in scored if hand.info["made"][side])
+        return f"made {made} of {len(scored)}"
+
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         bids, tricks = hand.input["bids"], hand.input["tricks"]
         return [

@@ -186,7 +186,7 @@ class Pitch(GameRules):
             ),
         ]
 
-    def describe(self, options: Mapping[str, Any]) -> list[str]:
+    def describe(self, options: Mapping[str, Any], player_count: int | None = None) -> list[str]:
         """How this game scores and plays, in plain sentences."""
         options = {**{spec.key: spec.default for spec in self.option_specs(4)}, **options}
         team = bool(options["partnerships"])

@@ -1,86 +1,105 @@
-// Oh Hell: live bid and trick totals, and the dealer's forbidden bid under the hook.
-// The page works without this file.
+// Oh Hell: the status line kept right as bids and tricks are tapped, and the dealer's
+// forbidden bid under the hook. The page works without this file (the server says the same).
 "use strict";
 
-function checkedValue(form, name) {
-  const input = form.querySelector(`input[name="${name}"]:checked`);
-  return input ? Number(input.value) : null;
-}
+(function () {
+  const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
 
-// Oh Hell bids: total against the cards, and the dealer's forbidden value under the hook.
-function bidsForms() {
-  document.querySelectorAll("form[data-bids-form]").forEach((form) => {
+  function checked(form, name) {
+    const input = form.querySelector(`input[name="${name}"]:checked`);
+    return input ? Number(input.value) : null;
+  }
+
+  // Bids: their total against the cards, who is still to bid, and (with the hook) the one
+  // bid the dealer may not make once every other bid is in. A value already tapped is never
+  // changed by the script: if it becomes the forbidden one, the row says so.
+  function bidsForm(form) {
     const cards = Number(form.dataset.cards);
     const hook = form.dataset.hook === "on";
     const dealerSeat = form.dataset.dealer;
-    const out = form.querySelector("[data-bid-total]");
-    const rows = [...form.querySelectorAll("fieldset[data-seat]")];
+    const status = form.querySelector("[data-status]");
+    const rows = [...form.querySelectorAll("li.row[data-seat]")];
     const update = () => {
       let total = 0;
       let missing = 0;
       let othersMissing = 0;
       let othersTotal = 0;
+      let next = null;
       rows.forEach((row) => {
-        const value = checkedValue(form, `bid-${row.dataset.seat}`);
+        const value = checked(form, `bid-${row.dataset.seat}`);
         const isDealer = row.dataset.seat === dealerSeat;
         if (value === null) {
           missing += 1;
           if (!isDealer) othersMissing += 1;
+          if (next === null) next = row.dataset.player;
         } else {
           total += value;
           if (!isDealer) othersTotal += value;
         }
       });
-      if (out) {
-        const diff = total - cards;
-        const word = diff === 0 ? "even" : diff > 0 ? `${diff} over` : `${-diff} under`;
-        out.textContent = missing
-          ? `Bids so far: ${total} for ${cards} ${cards === 1 ? "card" : "cards"} (${missing} to go)`
-          : `Bids total ${total} for ${cards} ${cards === 1 ? "card" : "cards"}: ${word}`;
-        out.classList.toggle("bad", hook && !missing && diff === 0);
-      }
-      if (!hook) return;
+      const forbidden = hook && !othersMissing ? cards - othersTotal : null;
       const dealerRow = rows.find((row) => row.dataset.seat === dealerSeat);
-      if (!dealerRow) return;
-      const forbidden = othersMissing ? null : cards - othersTotal;
-      dealerRow.querySelectorAll(".chip").forEach((chip) => {
-        const input = chip.querySelector("input");
+      const dealerBid = dealerRow ? checked(form, `bid-${dealerSeat}`) : null;
+      const clash = forbidden !== null && dealerBid === forbidden;
+      if (status) {
+        const diff = total - cards;
+        const balance = diff === 0 ? "even" : diff > 0 ? `${diff} over` : `${-diff} under`;
+        status.textContent = missing
+          ? `Bids so far ${total} for ${plural(cards, "card", "cards")} · ${missing} still to bid` +
+            (next ? ` · ${next} next` : "")
+          : `Bids total ${total} for ${plural(cards, "card", "cards")}: ${balance}`;
+        status.classList.toggle("bad", clash);
+      }
+      if (!hook || !dealerRow) return;
+      dealerRow.querySelectorAll('input[name^="bid-"]').forEach((input) => {
         const isForbidden = forbidden !== null && Number(input.value) === forbidden;
-        chip.classList.toggle("forbidden", isForbidden);
-        input.disabled = isForbidden;
-        if (isForbidden && input.checked) input.checked = false;
+        input.closest(".chip").classList.toggle("forbidden", isForbidden);
+        input.disabled = isForbidden && !input.checked;
       });
       const note = dealerRow.querySelector("[data-forbidden-note]");
       if (note && forbidden !== null && forbidden >= 0 && forbidden <= cards) {
-        note.textContent = `${dealerRow.querySelector("legend").firstChild.textContent.trim()} may not bid ${forbidden}.`;
+        const name = dealerRow.dataset.player;
+        note.textContent = clash
+          ? `${name} may not bid ${forbidden} (the hook): choose another bid.`
+          : `${name} may not bid ${forbidden} (the hook).`;
+        note.classList.add("known");
       }
+      dealerRow.classList.toggle("has-error", clash);
     };
     form.addEventListener("change", update);
     update();
-  });
-}
+  }
 
-// Oh Hell tricks: how many are entered against the cards.
-function tricksForms() {
-  document.querySelectorAll("form[data-tricks-form]").forEach((form) => {
+  // Tricks: how many are placed against the cards, and each bid made or not as it stands.
+  function tricksForm(form) {
     const cards = Number(form.dataset.cards);
-    const out = form.querySelector("[data-trick-total]");
+    const status = form.querySelector("[data-status]");
+    const rows = [...form.querySelectorAll("li.row[data-seat]")];
+    const lead = status ? status.textContent.split(" · tricks")[0] : "";
     const update = () => {
       let total = 0;
       let missing = 0;
-      form.querySelectorAll(".chips").forEach((group) => {
-        const input = group.querySelector("input:checked");
-        if (input) total += Number(input.value); else missing += 1;
+      rows.forEach((row) => {
+        const value = checked(form, `trick-${row.dataset.seat}`);
+        row.classList.toggle("on-bid", value !== null && value === Number(row.dataset.bid));
+        if (value === null) missing += 1; else total += value;
       });
-      out.textContent = `Tricks: ${total} of ${cards}` + (missing ? ` (${missing} to go)` : "");
-      out.classList.toggle("bad", total > cards || (!missing && total !== cards));
+      if (!status) return;
+      const rest = cards - total;
+      status.textContent = `${lead} · tricks: ${total} of ${cards}` +
+        (missing ? ` · ${missing} to go` : "") +
+        (rest > 0 && !missing ? ` · ${plural(rest, "trick", "tricks")} missing` : "");
+      status.classList.toggle("bad", total > cards || (!missing && total !== cards));
     };
     form.addEventListener("change", update);
     update();
-  });
-}
+  }
 
-document.addEventListener("DOMContentLoaded", () => {
-  bidsForms();
-  tricksForms();
-});
+  function setUp() {
+    document.querySelectorAll("form[data-bids-form]").forEach(bidsForm);
+    document.querySelectorAll("form[data-tricks-form]").forEach(tricksForm);
+  }
+
+  document.addEventListener("DOMContentLoaded", setUp);
+  document.addEventListener("sk:page", setUp);
+})();
