@@ -49,7 +49,8 @@ def api_schema(app, account):
 
 
 def test_no_input_gets_a_server_error_or_an_undocumented_answer(api_schema):
-    headers = {"Authorization": f"Bearer {api_schema.token}"}
+    # identity: the in-process transport does not undo the compression real clients ask for
+    headers = {"Authorization": f"Bearer {api_schema.token}", "Accept-Encoding": "identity"}
     tried: dict[str, int] = {}
     failures: list[str] = []
     for found in api_schema.get_all_operations():
