@@ -56,6 +56,7 @@ class Defaults:
     GAMES_PER_PAGE = 20
     # Answers are compressed (brotli, else gzip) when the client says it reads them.
     COMPRESS_ALGORITHM = ["br", "gzip"]
+    COMPRESS_ALGORITHM_STREAMING = ["br", "gzip"]  # static files are streamed
     COMPRESS_MIN_SIZE = 400
     COMPRESS_MIMETYPES = [
         "text/html",

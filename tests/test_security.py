@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.conftest import login
 
 
@@ -72,3 +74,25 @@ def test_static_files_are_served_by_the_app_with_a_version(client):
 
 def test_health_check(client):
     assert client.get("/healthz").get_json() == {"status": "ok"}
+
+
+def test_fingerprinted_static_files_are_cached_for_a_year_and_compressed(client):
+    page = client.get("/login")
+    for url in set(re.findall(r'(?:href|src)="(/static/[^"]+\?v=[^"]+)"', page.text)):
+        answer = client.get(url, headers={"Accept-Encoding": "gzip"})
+        assert answer.status_code == 200
+        assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable", url
+        if url.split("?")[0].endswith((".css", ".js")):
+            assert answer.headers["Content-Encoding"] == "gzip", url
+        answer.close()
+    unversioned = client.get("/static/css/app.css")
+    assert "immutable" not in unversioned.headers.get("Cache-Control", "")
+    unversioned.close()
+
+
+def test_pages_are_compressed_for_clients_that_ask(client):
+    plain = client.get("/login")
+    packed = client.get("/login", headers={"Accept-Encoding": "br, gzip"})
+    assert packed.headers["Content-Encoding"] == "br"
+    assert len(packed.data) < len(plain.data) / 2
+    assert "Accept-Encoding" in packed.headers["Vary"]

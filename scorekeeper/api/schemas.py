@@ -87,6 +87,13 @@ class PlayerChange(Closed):
 # Lists and nights -------------------------------------------------------------------------
 
 
+class TableChange(Closed):
+    """A correction of the table: the players in their true seat order, the first dealer."""
+
+    players: list[str] | None = None
+    first_dealer: str | None = None
+
+
 class ListQuery(BaseModel):
     """Filters of the account's lists: by a player's roster name, by game, a page."""
 

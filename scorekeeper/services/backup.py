@@ -524,7 +524,17 @@ def game_csv(result: Played) -> str:
         total += [None, state.totals[side]]
     rows.append(total)
     if state.winners:
-        rows.append(["Winner", " and ".join(state.winners)] + [None] * (width - 2))
+        rows.append(
+            [
+                "Winner",
+                (
+                    ", ".join(state.winners[:-1]) + " and " + state.winners[-1]
+                    if len(state.winners) > 1
+                    else state.winners[0]
+                ),
+            ]
+            + [None] * (width - 2)
+        )
     out = io.StringIO()
     out.write("\ufeff")
     writer = csv.writer(out, lineterminator="\r\n")

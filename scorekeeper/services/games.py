@@ -258,6 +258,10 @@ def _players_for(account: Account, names: list[str]) -> list[Player]:
 def _check_open(game: Game) -> None:
     if game.locked:
         raise Refusal("game_over", "This game is over. Reopen it first to correct a hand.", None)
+    if game.status == "abandoned":
+        raise Refusal(
+            "game_over", "This game was abandoned. Resume it first to go on with it.", None
+        )
 
 
 def record_hand(game: Game, entry: object, number: object = None) -> Played:
@@ -341,6 +345,110 @@ def undo_last_hand(game: Game, number: int | None = None) -> Played:
     entries = entries_of(game, setup)[:-1]
     game.hands.remove(last)
     return _save(game, setup, _replay(game.plugin, setup, entries), last.number)
+
+
+def correct_table(game: Game, names: object, first_dealer: object = None) -> Played:
+    """Correct the table after the start: who sat in each seat and who dealt first.
+
+    ``names`` are the players in their true seat order. Someone who was at the table keeps
+    what was entered for them, in their true seat; someone new takes over what was entered
+    for the player they replace (the wrong name picked for a seat). Every hand is then
+    derived again (dealers, bidding orders, scores); a hand the rules now refuse is named and
+    nothing changes.
+    """
+    _check_open(game)
+    rules = game.plugin.rules
+    before = game.players
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        raise Refusal("wrong_type", "Players must be a list of names in seat order.", "players")
+    cleaned = [roster.clean_name(name) for name in names]
+    keys = [roster.name_key(name) for name in cleaned]
+    if len(set(keys)) != len(keys):
+        raise Refusal("player_count", "Each player can sit at the table only once.", "players")
+    if len(cleaned) != len(before):
+        raise Refusal(
+            "player_count",
+            f"The table has {len(before)} seats: name {len(before)} players, each once.",
+            "players",
+        )
+    dealer_seat = game.first_dealer
+    if first_dealer is not None:
+        wanted = roster.name_key(first_dealer) if isinstance(first_dealer, str) else None
+        if wanted not in keys:
+            raise Refusal(
+                "unknown_player", "The first dealer must be one of the players.", "first_dealer"
+            )
+        dealer_seat = keys.index(wanted)
+    old_keys = [roster.name_key(name) for name in before]
+    gone = [name for name, key in zip(before, old_keys, strict=True) if key not in keys]
+    new = [name for name, key in zip(cleaned, keys, strict=True) if key not in old_keys]
+    # What was entered by name, with each replaced player's name given to who replaces them.
+    renamed = dict(zip(gone, new, strict=True))
+    renamed.update(
+        (old, name)
+        for old, key in zip(before, old_keys, strict=True)
+        for name, new_key in zip(cleaned, keys, strict=True)
+        if key == new_key
+    )
+    entries = []
+    for row in game.hands:
+        by_name = rules.from_seats(row.input, before)
+        entries.append(_renamed(rules, by_name, renamed))
+    setup = Setup(tuple(cleaned), game.options, dealer_seat)
+    state = _replay(game.plugin, setup, entries)
+    seats_before = [seat.player.id for seat in game.seats]
+    for seat, player in zip(game.seats, _players_for(game_account(game), cleaned), strict=True):
+        seat.player = player
+    game.first_dealer = dealer_seat
+    now = utcnow()
+    for row, hand in zip(game.hands, state.hands, strict=True):
+        row.input = rules.to_seats(hand.input, setup.players)
+        row.updated_at = now
+    try:
+        results.store(game, game.plugin, setup, state, 1, seats_before=seats_before)
+    except (StaleDataError, sa.exc.IntegrityError):
+        db.session.rollback()
+        raise Refusal("conflict", CONFLICT) from None
+    commit()
+    return Played(game, game.plugin, setup, state)
+
+
+def _renamed(rules, entry: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """An entry (keyed by name) with every player's name changed as ``names`` say, through
+    the game's own description of where names are (seat keys in between)."""
+    order = list(names)
+    stored = rules.to_seats(entry, order)
+    return rules.from_seats(stored, [names[name] for name in order])
+
+
+def game_account(game: Game) -> Account:
+    return db.session.get(Account, game.account_id)
+
+
+def delete_game(game: Game) -> None:
+    """Delete a game for good: its hands, results and its part in the statistics."""
+    results.forget(game)
+    db.session.delete(game)
+    commit()
+
+
+def abandon(game: Game) -> Played:
+    """An unfinished game the table will not finish: it leaves "in progress" and stays in
+    history, marked as not finished."""
+    if game.status == "finished":
+        raise Refusal("game_over", "This game is finished; there is nothing to abandon.")
+    result = played(game)
+    game.status = "abandoned"
+    return _save(game, result.setup, result.state, len(game.hands) + 1)
+
+
+def resume(game: Game) -> Played:
+    """Take an abandoned game up again."""
+    if game.status != "abandoned":
+        raise Refusal("not_finished", "This game was not abandoned; it is open already.")
+    result = played(game)
+    game.status = "in_progress"
+    return _save(game, result.setup, result.state, len(game.hands) + 1)
 
 
 def reopen(game: Game) -> Played:

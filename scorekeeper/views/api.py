@@ -169,6 +169,43 @@ def get_game(game_id: int):
     return state(games.load(g.account, game_id))
 
 
+@bp.patch("/games/<int:game_id>")
+@token_required
+@declare(json=s.TableChange, resp=answers(400, 401, 404, 409, 422, HTTP_200=s.GameState))
+def correct_table(game_id: int):
+    """Correct the table after the start (a seat's player, the first dealer); every hand is
+    derived again, and a change the rules refuse is refused whole."""
+    game = games.get_game(g.account, game_id)
+    sent = body()
+    names = sent.get("players") or game.players
+    return state(games.correct_table(game, names, sent.get("first_dealer")))
+
+
+@bp.delete("/games/<int:game_id>")
+@token_required
+@declare(resp=answers(401, 404, 409, HTTP_204=None))
+def delete_game(game_id: int):
+    """Delete a game for good (its hands, results and statistics)."""
+    games.delete_game(games.get_game(g.account, game_id))
+    return "", 204
+
+
+@bp.post("/games/<int:game_id>/abandon")
+@token_required
+@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
+def abandon_game(game_id: int):
+    """Abandon an unfinished game: it stays in history, marked as not finished."""
+    return state(games.abandon(games.get_game(g.account, game_id)))
+
+
+@bp.post("/games/<int:game_id>/resume")
+@token_required
+@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
+def resume_game(game_id: int):
+    """Take an abandoned game up again."""
+    return state(games.resume(games.get_game(g.account, game_id)))
+
+
 def hand_of(game, sent: dict) -> dict:
     """The body checked against the game's own hand model (known once the game is).
 

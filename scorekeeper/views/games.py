@@ -117,10 +117,11 @@ def new():
 
 
 def game_page(result: Played, template: str, status: int = 200, **context):
-    """A page of one game: its own template with the state and what every game page uses.
+    """A page of one game: its own template (or a shared one, named with its folder) with
+    the state and what every game page uses.
     A form saved in place (``X-Fragment``) gets the page's main part only."""
     html = render_template(
-        result.plugin.template(template),
+        template if "/" in template else result.plugin.template(template),
         **result.rules.page_context(result.setup),
         played=result,
         state=result.state,
@@ -263,3 +264,111 @@ def close(game_id: int):
     except Refusal as refusal:
         flash(refusal.message, "warning")
     return redirect(url_for("games.show", game_id=game_id))
+
+
+@bp.route("/<int:game_id>/table", methods=["GET", "POST"])
+def table(game_id: int):
+    """Correct the table after the start: who sat in each seat, who dealt first."""
+    game = games.get_game(current_user, game_id)
+    roster_now = roster.roster(current_user)
+    refusal = None
+    if request.method == "POST":
+        check_action()
+        by_id = {str(player.id): player.name for player in roster_now}
+        names = [
+            by_id.get(request.form.get(f"seat-{seat}", ""), "") for seat in range(len(game.seats))
+        ]
+        raw_dealer = request.form.get("first_dealer", "")
+        dealer = None
+        if raw_dealer.isascii() and raw_dealer.isdigit() and int(raw_dealer) < len(names):
+            dealer = names[int(raw_dealer)]
+        try:
+            if not all(names):
+                raise Refusal("unknown_player", "Choose a player for every seat.", "players")
+            games.correct_table(game, names, dealer)
+        except Refusal as error:
+            refusal = error
+        else:
+            flash("Table corrected: every hand was scored again.", "success")
+            return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
+    result = games.played(game) if refusal is None else games.load(current_user, game_id)
+    return game_page(
+        result,
+        "games/table.html",
+        refusal.status if refusal else 200,
+        roster=roster_now,
+        form=request.form,
+        refusal=refusal,
+    )
+
+
+def _confirm(result: Played, **words):
+    return render_template(
+        "games/confirm.html",
+        game=result.game,
+        played=result,
+        action_form=ActionForm(formdata=None),
+        **words,
+    )
+
+
+@bp.get("/<int:game_id>/hands/<int:number>/undo")
+def confirm_undo(game_id: int, number: int):
+    """Undo asks first on its own page (without JavaScript; the script asks in a dialog)."""
+    result = games.load(current_user, game_id)
+    word = result.rules.hand_word
+    return _confirm(
+        result,
+        heading=f"Undo {word.lower()} {number}?",
+        question=f"What was entered for {word.lower()} {number} is removed.",
+        action=url_for("games.undo", game_id=game_id, number=number),
+        button=f"Undo {word.lower()} {number}",
+        danger=True,
+    )
+
+
+@bp.route("/<int:game_id>/delete", methods=["GET", "POST"])
+def delete(game_id: int):
+    """Delete a game, after asking: it cannot be undone."""
+    if request.method == "POST":
+        game = owned_action(game_id)
+        title = game.plugin.title
+        games.delete_game(game)
+        flash(f"{title} deleted, with every hand and its statistics.", "success")
+        return redirect(url_for("games.index"))
+    result = games.load(current_user, game_id)
+    return _confirm(
+        result,
+        heading=f"Delete this {result.rules.title} game?",
+        question=f"{', '.join(result.players)}: {len(result.state.hands)} "
+        f"{result.rules.hand_word.lower()}(s) entered.",
+        warning="Deleting cannot be undone: the game, every hand and its part in the "
+        "statistics are gone for good. (To keep it in history, abandon it instead.)",
+        action=url_for("games.delete", game_id=game_id),
+        button="Delete the game for good",
+        danger=True,
+    )
+
+
+@bp.post("/<int:game_id>/abandon")
+def abandon(game_id: int):
+    """Leave an unfinished game: it stays in history, marked as not finished."""
+    game = owned_action(game_id)
+    try:
+        games.abandon(game)
+    except Refusal as refusal:
+        flash(refusal.message, "warning")
+    else:
+        flash("Game abandoned: it stays in history as not finished. Resume it any time.", "info")
+    return redirect(url_for("games.show", game_id=game_id))
+
+
+@bp.post("/<int:game_id>/resume")
+def resume(game_id: int):
+    """Take an abandoned game up again."""
+    game = owned_action(game_id)
+    try:
+        games.resume(game)
+    except Refusal as refusal:
+        flash(refusal.message, "warning")
+    return redirect(url_for("games.show", game_id=game_id, _anchor="now"))

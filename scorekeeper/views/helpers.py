@@ -60,6 +60,8 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["ranked"] = ranked
     app.jinja_env.filters["last_points"] = last_points
     app.jinja_env.filters["delta"] = delta
+    app.jinja_env.filters["names"] = join_names
+    app.jinja_env.filters["hands"] = hands
     app.jinja_env.globals["has_prefix"] = has_prefix
 
 
@@ -70,6 +72,20 @@ def signed(value: int) -> str:
 
 def plural(count: int, word: str, words: str | None = None) -> str:
     return f"{count} {word if count == 1 else (words or word + 's')}"
+
+
+def join_names(names) -> str:
+    """["Ann", "Ben", "Cy"] -> "Ann, Ben and Cy"."""
+    names = list(names)
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def hands(count: int, rules) -> str:
+    """A count in the game's own word: "1 hand", "3 rounds"."""
+    word = rules.hand_word.lower()
+    return f"{count} {word if count == 1 else word + 's'}"
 
 
 def delta(value: int) -> str:

@@ -20,6 +20,10 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+#: Endpoints serving static files (their URLs carry a content hash, ``?v=``).
+STATIC_ENDPOINTS = {"static", "game_assets.static"}
+
+
 def register(app: Flask) -> None:
     @app.after_request
     def secure_headers(response):
@@ -30,6 +34,9 @@ def register(app: Flask) -> None:
         headers.setdefault("Referrer-Policy", "same-origin")
         if request.is_secure:
             headers.setdefault("Strict-Transport-Security", "max-age=31536000")
+        if request.endpoint in STATIC_ENDPOINTS and request.args.get("v"):
+            # The URL carries the file's content hash: it never changes under this name.
+            headers["Cache-Control"] = "public, max-age=31536000, immutable"
         return response
 
     app.wsgi_app = SecureCookies(app.wsgi_app, always=app.config["SESSION_COOKIE_SECURE"])

@@ -46,7 +46,8 @@ def read_setup(
     seats = [seat for seat, _, _ in seated]
     for seat in seats:
         if seats.count(seat) > 1:
-            who = " and ".join(name for s, name, _ in seated if s == seat)
+            sharing = [name for s, name, _ in seated if s == seat]
+            who = ", ".join(sharing[:-1]) + " and " + sharing[-1]
             raise Refusal("player_count", f"{who} are both in seat {seat}.", "players")
     seated.sort()
     names = [name for _, name, _ in seated]

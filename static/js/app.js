@@ -1,6 +1,8 @@
 // Scorekeeper: small progressive enhancements. Every page works without this file.
 "use strict";
 
+document.documentElement.classList.add("js");
+
 // Keep the phone's screen awake on game pages (where the browser allows it).
 function keepAwake() {
   if (!document.body.hasAttribute("data-wake-lock") || !("wakeLock" in navigator)) return;
