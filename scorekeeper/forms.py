@@ -51,12 +51,13 @@ class ActionForm(FlaskForm):
 
 
 def show_refusal(form: FlaskForm, refusal: Refusal) -> None:
-    """Put a service's message under the field it concerns (or on the form as a whole)."""
-    field = getattr(form, refusal.field, None) if refusal.field else None
-    if field is not None and hasattr(field, "errors"):
-        field.errors = [*field.errors, refusal.message]
-    else:
-        form.form_errors.append(refusal.message)
+    """Put each of a service's messages under the field it concerns (or on the whole form)."""
+    for problem in refusal.problems:
+        field = getattr(form, problem.field, None) if problem.field else None
+        if field is not None and hasattr(field, "errors"):
+            field.errors = [*field.errors, problem.message]
+        else:
+            form.form_errors.append(problem.message)
 
 
 # Game nights and backups (history) ---------------------------------------------------------

@@ -139,3 +139,11 @@ def text_key(text: str) -> str:
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
     visible = "".join(char for char in folded.translate(_SPACES) if not _ignorable(char))
     return " ".join(visible.split())
+
+
+def sort_key(text: str) -> tuple[str, str]:
+    """How names sort for the reader: letters with accents among their plain letters
+    (Élodie with the E's), case ignored; the full form breaks ties."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(char for char in decomposed if not unicodedata.combining(char))
+    return plain.casefold(), text

@@ -143,3 +143,13 @@ def test_create_account_command(runner, app):
     result = runner.invoke(args=["create-account", "cli-club"], input=f"{PASSWORD}\n{PASSWORD}\n")
     assert result.exit_code == 0, result.output
     assert "Created account cli-club." in result.output
+
+
+def test_an_empty_sign_up_names_both_fields(client):
+    import re
+
+    response = client.post("/signup", data={"username": "", "password": "", "confirm": ""})
+    assert response.status_code == 422
+    errors = re.findall(r'class="error"[^>]*>([^<]*)<', response.text)
+    assert any("Username" in error for error in errors)
+    assert any("Password" in error for error in errors), errors

@@ -114,3 +114,12 @@ def test_forms_need_a_csrf_token(make_app, account):
     response = login(client)
     assert response.status_code == 400
     assert "This form was out of date." in response.text
+
+
+def test_names_sort_in_the_reader_s_alphabet(logged_in):
+    for name in ("Zoë", "Élodie", "ben", "Anna", "Eve"):
+        logged_in.post("/players/", data={"name": name})
+    page = logged_in.get("/players/").text
+    order = [name for name in ("Anna", "ben", "Élodie", "Eve", "Zoë") if name in page]
+    positions = [page.index(f">{name}<") for name in order]
+    assert positions == sorted(positions), order

@@ -90,8 +90,19 @@ def create_account(username: object, password: object) -> Account:
     """Sign a group up; refuses a taken name or a short password."""
     if not current_app.config["SIGNUP_ENABLED"]:
         raise Refusal("signup_disabled", "Sign-up is switched off on this server.")
-    username = check_username(username)
-    password = check_password(password)
+    problems = []
+    checked = {}
+    for field, check, value in (
+        ("username", check_username, username),
+        ("password", check_password, password),
+    ):
+        try:
+            checked[field] = check(value)
+        except Refusal as refusal:  # every problem at once: an empty form names both fields
+            problems += refusal.problems
+    if problems:
+        raise Refusal.of(problems)
+    username, password = checked["username"], checked["password"]
     key = username_key(username)
     if db.session.scalar(sa.select(Account.id).where(Account.username_key == key)):
         raise Refusal("name_taken", f"The username “{username}” is taken.", "username")

@@ -10,6 +10,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Account
 from scorekeeper.models import Player
 from scorekeeper.text import clean_line
+from scorekeeper.text import sort_key
 from scorekeeper.text import text_key
 
 NAME_MAX = 40
@@ -28,14 +29,10 @@ def name_key(name: str) -> str:
 
 
 def roster(account: Account) -> list[Player]:
-    """Every player of the account, active ones first, then by name."""
-    return list(
-        db.session.scalars(
-            sa.select(Player)
-            .where(Player.account_id == account.id)
-            .order_by(Player.archived, Player.name_key)
-        )
-    )
+    """Every player of the account, active ones first, then by name in the reader's
+    alphabet (Élodie with the E's)."""
+    players = db.session.scalars(sa.select(Player).where(Player.account_id == account.id))
+    return sorted(players, key=lambda player: (player.archived, sort_key(player.name)))
 
 
 def get_player(account: Account, player_id: int) -> Player:

@@ -44,6 +44,7 @@ from scorekeeper.services.results import PLAYED
 from scorekeeper.services.results import POINTS
 from scorekeeper.services.results import SCORE
 from scorekeeper.services.results import WON
+from scorekeeper.text import sort_key
 
 
 def ratio(part: int | float, whole: int) -> float | None:
@@ -239,7 +240,7 @@ def head_to_head(player: Player, kind: str) -> list[dict[str, Any]]:
         {"opponent": {"id": ref, "name": name}, "played": played, "won": won, "lost": played - won}
         for ref, name, played, won in rows
     ]
-    return sorted(records, key=lambda r: (-r["played"], r["opponent"]["name"]))
+    return sorted(records, key=lambda r: (-r["played"], sort_key(r["opponent"]["name"])))
 
 
 # Leaderboards ------------------------------------------------------------------------------
@@ -306,7 +307,7 @@ def leaderboard(account: Account, kind: str, variant: str | None = None) -> list
             line.best = highest
     return sorted(
         (line for line in lines.values() if line.played),
-        key=lambda s: (-(s.win_rate or 0), -s.won, -s.played, s.name.casefold()),
+        key=lambda s: (-(s.win_rate or 0), -s.won, -s.played, sort_key(s.name)),
     )
 
 
