@@ -19,8 +19,12 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-test: pyproject.toml tests/e2e/package-lock.json | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@# axe-core for the browser tests' accessibility check, from the npm registry.
+	@if command -v npm >/dev/null; then \
+		npm ci --prefix tests/e2e --no-audit --no-fund --silent || echo "axe-core not installed: the accessibility check will be skipped"; \
+	else echo "npm not found: the accessibility check will be skipped"; fi
 	touch $@ $(VENV)/.installed-run
 
 migrate: $(VENV)/.installed-run

@@ -63,8 +63,10 @@ def live_server(make_app):
         server.server_close()
 
 
-def open_phone(browser, live_server, size=PHONE, scheme="light"):
+def open_phone(browser, live_server, size=PHONE, scheme="light", bypass_csp=False):
+    # bypass_csp: only for the accessibility check, which injects axe-core into the pages.
     context = browser.new_context(
+        bypass_csp=bypass_csp,
         viewport=size,
         device_scale_factor=2,
         is_mobile=True,
@@ -82,13 +84,19 @@ def phone(browser, live_server):
 
 
 @pytest.fixture
+def axe_phone(browser, live_server):
+    """A phone page into which axe-core may be injected (the page's CSP is bypassed)."""
+    yield from _phone_page(browser, live_server, PHONE, bypass_csp=True)
+
+
+@pytest.fixture
 def small_phone(browser, live_server):
     """The same on a small (360x740) phone."""
     yield from _phone_page(browser, live_server, SMALL_PHONE)
 
 
-def _phone_page(browser, live_server, size):
-    context = open_phone(browser, live_server, size)
+def _phone_page(browser, live_server, size, bypass_csp=False):
+    context = open_phone(browser, live_server, size, bypass_csp=bypass_csp)
     context.set_default_timeout(10_000)
     page = context.new_page()
     errors: list[str] = []
@@ -143,3 +151,25 @@ def add_players(page, *names: str):
         page.get_by_label("Name").fill(name)
         page.get_by_role("button", name="Add player").click()
         page.get_by_text(f"{name} added.").wait_for()
+
+
+AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def accessibility_problems(page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands (the browser tests
+    install axe-core from the npm registry: `npm install` in tests/e2e, done by `make test`)."""
+    if not AXE.exists():
+        pytest.skip(
+            "accessibility check skipped: axe-core is not installed (npm install in tests/e2e)"
+        )
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {resultTypes: ["violations"]});
+            return result.violations
+              .filter((v) => v.impact === "serious" || v.impact === "critical")
+              .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+        }"""
+    )
+    return found
