@@ -169,7 +169,8 @@ def accessibility_problems(page) -> list[str]:
             const result = await axe.run(document, {resultTypes: ["violations"]});
             return result.violations
               .filter((v) => v.impact === "serious" || v.impact === "critical")
-              .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+              .map((v) => `${v.id} (${v.impact}): ` +
+                v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", "));
         }"""
     )
     return found
