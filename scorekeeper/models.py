@@ -134,6 +134,26 @@ class Night(db.Model):
 JSONType = sa.JSON().with_variant(JSONB(), "postgresql")
 
 
+class RuleSet(db.Model):
+    """An account's named set of options for one game ("Friday rules"), to start a game with
+    in one tap. A game copies the options when it starts: editing the set later changes no
+    game already played."""
+
+    __tablename__ = "rule_set"
+    __table_args__ = (sa.UniqueConstraint("account_id", "kind", "name_key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(sa.String(20))
+    name: Mapped[str] = mapped_column(sa.String(40))
+    name_key: Mapped[str] = mapped_column(sa.String(160))
+    options: Mapped[dict] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "game": self.kind, "name": self.name, "options": dict(self.options)}
+
+
 class Game(db.Model):
     """One game: which card game, its options and seats. The hands hold what was entered.
 

@@ -87,6 +87,23 @@ class PlayerChange(Closed):
 # Lists and nights -------------------------------------------------------------------------
 
 
+class NewRuleSet(Closed):
+    game: str
+    name: str
+    options: dict[str, Any]
+
+
+class RuleSetOut(Closed):
+    id: int
+    game: str
+    name: str
+    options: dict[str, Any]
+
+
+class RuleSetList(Closed):
+    rule_sets: list[RuleSetOut]
+
+
 class TableChange(Closed):
     """A correction of the table: the players in their true seat order, the first dealer."""
 
@@ -218,6 +235,8 @@ def _option_type(spec: Option, optional: bool) -> Any:
         kind = Literal[tuple(spec.choices)]
     elif spec.kind == "text":
         kind = Annotated[str, Field(min_length=spec.minimum, max_length=spec.maximum)]
+    elif spec.kind == "list":
+        kind = list[Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]]
     else:
         kind = Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]
     described = Annotated[kind, Field(description=spec.help or spec.label, title=spec.label)]

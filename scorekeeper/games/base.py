@@ -330,6 +330,13 @@ class GameRules:
                 usable[spec.key] = check_option_value(spec, value)
         return usable
 
+    def variant_label(self, variant: str) -> str:
+        """How a variant (``variant_of``) reads in a leaderboard's filter."""
+        for preset in self.presets:
+            if preset.key == variant:
+                return preset.label
+        return "House rules" if variant == "custom" else (variant or "Standard")
+
     def preset_of(self, options: Mapping[str, Any]) -> str | None:
         """The key of the preset whose values ``options`` all have (options left out count
         as their defaults), or None when they match no preset."""

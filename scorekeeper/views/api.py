@@ -27,6 +27,7 @@ from scorekeeper.extensions import csrf
 from scorekeeper.services import accounts
 from scorekeeper.services import games
 from scorekeeper.services import players
+from scorekeeper.services import rule_sets
 from scorekeeper.services import sharing
 from scorekeeper.views.common import bearer_token
 from scorekeeper.views.common import no_store
@@ -115,6 +116,36 @@ def update_player(player_id: int):
         g.account, player_id, name=sent.get("name"), archived=sent.get("archived")
     )
     return jsonify(player.to_json())
+
+
+# Rule sets --------------------------------------------------------------------------------
+
+
+@bp.get("/rulesets")
+@token_required
+@declare(resp=answers(401, HTTP_200=s.RuleSetList))
+def list_rule_sets():
+    """The account's saved rule sets, every game's, by name."""
+    return jsonify({"rule_sets": [r.to_json() for r in rule_sets.rule_sets(g.account)]})
+
+
+@bp.post("/rulesets")
+@token_required
+@declare(json=s.NewRuleSet, resp=answers(400, 401, 409, 422, HTTP_201=s.RuleSetOut))
+def save_rule_set():
+    """Name a set of options for a game (a set of the same name is replaced)."""
+    sent = body()
+    saved = rule_sets.save_rule_set(g.account, sent["game"], sent["name"], sent["options"])
+    return jsonify(saved.to_json()), 201
+
+
+@bp.delete("/rulesets/<int:rule_set_id>")
+@token_required
+@declare(resp=answers(401, 404, HTTP_204=None))
+def delete_rule_set(rule_set_id: int):
+    """Forget a rule set (games played with it keep their rules)."""
+    rule_sets.delete_rule_set(g.account, rule_set_id)
+    return "", 204
 
 
 # Games ------------------------------------------------------------------------------------

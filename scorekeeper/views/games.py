@@ -15,6 +15,7 @@ from flask import request
 from flask import url_for
 from flask_login import current_user
 from flask_login import login_required
+from werkzeug.datastructures import MultiDict
 
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm
@@ -23,12 +24,14 @@ from scorekeeper.games import entry_form
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players as roster
+from scorekeeper.services import rule_sets
 from scorekeeper.services.games import Played
 from scorekeeper.views.common import check_action
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
 from scorekeeper.views.setup_form import OPTION_HINTS
+from scorekeeper.views.setup_form import read_options
 from scorekeeper.views.setup_form import read_setup
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -74,29 +77,43 @@ def new():
     if night_arg.isascii() and night_arg.isdigit() and int(night_arg) < 2**31:
         night = nights.get_night(current_user, int(night_arg), False)
     if kind not in GAMES:
+        saved: dict[str, list] = {}
+        for rule_set in rule_sets.rule_sets(current_user):
+            saved.setdefault(rule_set.kind, []).append(rule_set)
         return render_template(
             "games/choose.html",
             choices=[plugin.rules for plugin in GAMES.values()],
             night=night_arg if night else "",
+            saved=saved,
         )
     game_rules = GAMES[kind].rules
     active = [p for p in roster.roster(current_user) if not p.archived]
     refusal = None
+    form = request.form
+    wanted_set = request.args.get("rule_set", "")
+    if request.method == "GET" and wanted_set.isascii() and wanted_set.isdigit():
+        chosen = rule_sets.get_rule_set(current_user, int(wanted_set))
+        form = with_options(MultiDict(), game_rules, chosen.options)
     if request.method == "POST":
         check_action()
         try:
-            names, first_dealer, options = read_setup(request.form, active, game_rules)
-            result = games.create_game(
-                current_user, kind, names, options, first_dealer, night.id if night else None
-            )
+            form = _option_action(form, game_rules, kind)
         except Refusal as error:
             refusal = error
-        else:
-            message = f"{game_rules.title} started: {', '.join(result.players)}."
-            if request.form.get("first_dealer") == "random":
-                message += f" {result.state.next['dealer']} deals first (picked at random)."
-            flash(message, "success")
-            return redirect(url_for("games.show", game_id=result.game.id))
+        if form is request.form and refusal is None:
+            try:
+                names, first_dealer, options = read_setup(request.form, active, game_rules)
+                result = games.create_game(
+                    current_user, kind, names, options, first_dealer, night.id if night else None
+                )
+            except Refusal as error:
+                refusal = error
+            else:
+                message = f"{game_rules.title} started: {', '.join(result.players)}."
+                if request.form.get("first_dealer") == "random":
+                    message += f" {result.state.next['dealer']} deals first (picked at random)."
+                flash(message, "success")
+                return redirect(url_for("games.show", game_id=result.game.id))
     return (
         render_template(
             "games/new.html",
@@ -107,13 +124,61 @@ def new():
             specs=game_rules.option_specs(game_rules.max_players),
             option_hints=OPTION_HINTS,
             new_rows=range(1, NEW_PLAYER_ROWS + 1),
-            form=request.form,
+            form=form,
+            rule_sets=rule_sets.rule_sets(current_user, kind),
             refusal=refusal,
             errors=entry_form.field_errors(refusal),
             action_form=ActionForm(formdata=None),
         ),
         refusal.status if refusal else 200,
     )
+
+
+def with_options(form: MultiDict, rules, options) -> MultiDict:
+    """The new-game form with its option fields set to ``options`` (players kept)."""
+    filled = MultiDict(
+        (key, value) for key, value in form.items(multi=True) if not key.startswith("opt-")
+    )
+    for spec in rules.option_specs(rules.min_players):
+        value = options.get(spec.key, spec.default)
+        if spec.kind == "bool":
+            if value:
+                filled[f"opt-{spec.key}"] = "y"
+        elif isinstance(value, list):
+            filled[f"opt-{spec.key}"] = ", ".join(str(size) for size in value)
+        elif value is not None:
+            filled[f"opt-{spec.key}"] = str(value)
+    filled.setdefault("game", rules.key)
+    return filled
+
+
+def _option_action(form, rules, kind: str):
+    """A tap on a preset or a saved rule set fills the options in (the game is not started
+    yet); "Save" names the options as a rule set. Anything else: the form as it is."""
+    if form.get("preset"):
+        preset = next((p for p in rules.presets if p.key == form["preset"]), None)
+        if preset is None:
+            raise Refusal("option_value", "There is no such preset.", "preset")
+        flash(f"{preset.label}: the options are filled in. Change any of them, then start.", "info")
+        return with_options(form, rules, preset.options)
+    if form.get("rule_set"):
+        raw = form["rule_set"]
+        chosen = rule_sets.get_rule_set(current_user, int(raw) if raw.isdigit() else 0)
+        flash(f"{chosen.name}: the options are filled in.", "info")
+        return with_options(form, rules, chosen.options)
+    if form.get("forget_rule_set"):
+        raw = form["forget_rule_set"]
+        gone = rule_sets.get_rule_set(current_user, int(raw) if raw.isdigit() else 0)
+        rule_sets.delete_rule_set(current_user, gone.id)
+        flash(f"Rule set “{gone.name}” forgotten. Games played with it keep their rules.", "info")
+        return MultiDict(form)
+    if form.get("save_rule_set"):
+        options = read_options(form, rules.option_specs(rules.min_players))
+        saved_set = rule_sets.save_rule_set(current_user, kind, form.get("rule_set_name"), options)
+        flash(f"Rule set “{saved_set.name}” saved: start a {rules.title} game with it in one tap.",
+              "success")  # fmt: skip
+        return MultiDict(form)
+    return form
 
 
 def game_page(result: Played, template: str, status: int = 200, **context):

@@ -6,6 +6,7 @@ Every option is drawn from the game's own option list, so a new game needs no ne
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
@@ -83,6 +84,15 @@ def read_options(form: Mapping[str, str], specs: Sequence[Option]) -> dict[str, 
             options[spec.key] = raw is not None
         elif raw is None or raw.strip() == "":
             continue
+        elif spec.kind == "list":
+            parts = [part for part in re.split(r"[\s,;]+", raw.strip()) if part]
+            if not all(part.isascii() and part.isdigit() and len(part) <= 4 for part in parts):
+                raise Refusal(
+                    "option_value",
+                    f"{spec.label}: whole numbers separated by commas, like 7, 7, 7.",
+                    f"options.{spec.key}",
+                )
+            options[spec.key] = [int(part) for part in parts]
         elif spec.kind == "int" or (spec.choices and isinstance(spec.choices[0], int)):
             raw = raw.strip()
             digits = raw.removeprefix("-")

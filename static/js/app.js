@@ -92,6 +92,26 @@ function inplaceForms() {
   }
 }
 
+// New game: a preset or a saved rule set fills the options in at once (without this script
+// the same buttons ask the server to fill them in).
+function presets() {
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("[data-presets] button[data-options]");
+    if (!button) return;
+    event.preventDefault();
+    const form = button.form;
+    const options = JSON.parse(button.dataset.options);
+    Object.entries(options).forEach(([key, value]) => {
+      const field = form.elements[`opt-${key}`];
+      if (!field) return;
+      if (field.type === "checkbox") field.checked = Boolean(value);
+      else field.value = Array.isArray(value) ? value.join(", ") : String(value);
+    });
+    form.querySelectorAll("[data-presets] button").forEach((b) => b.removeAttribute("aria-pressed"));
+    button.setAttribute("aria-pressed", "true");
+  });
+}
+
 // New game: tap a name to give it the next free seat; tap again to take it away.
 function seatPicker() {
   document.querySelectorAll("form[data-seat-picker]").forEach((form) => {
@@ -121,5 +141,6 @@ document.addEventListener("DOMContentLoaded", () => {
   keepAwake();
   confirmations();
   inplaceForms();
+  presets();
   seatPicker();
 });

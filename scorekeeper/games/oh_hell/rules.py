@@ -171,6 +171,10 @@ class OhHell(GameRules):
     )
     presets = PRESETS
 
+    def variant_of(self, options: Mapping[str, Any]) -> str:
+        """Games compare like with like by how they score: a preset's key, or "custom"."""
+        return self.preset_of(options) or "custom"
+
     def schedule(self, setup: Setup) -> list[int]:
         return game_sizes(setup.options)
 
