@@ -8,7 +8,12 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: run test test-sqlite test-postgres lint format migrate bench clean
+.PHONY: run test test-sqlite test-postgres lint format migrate bench clean messages translations language
+
+# Translations: the .po files are the source (committed); the .mo files are built from them.
+TRANSLATIONS := scorekeeper/translations
+PO_FILES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
+MO_FILES := $(PO_FILES:.po=.mo)
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +32,23 @@ $(VENV)/.installed-test: pyproject.toml tests/e2e/package-lock.json | $(BIN)/pyt
 	else echo "npm not found: the accessibility check will be skipped"; fi
 	touch $@ $(VENV)/.installed-run
 
-migrate: $(VENV)/.installed-run
+migrate: $(VENV)/.installed-run translations
 	$(BIN)/flask db upgrade
+
+translations: $(MO_FILES)
+
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | $(VENV)/.installed-run
+	$(BIN)/pybabel compile --use-fuzzy -i $< -o $@ -l $*
+
+# After adding or changing words: gather them all, then bring every language's .po up to date.
+messages: $(VENV)/.installed-run
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k N_ -k ngettext:1,2 -k lazy_gettext \
+		--no-location --sort-output --project Scorekeeper -o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching
+
+# A new language: make language LANG=xx (then translate $(TRANSLATIONS)/xx/LC_MESSAGES/messages.po).
+language: $(VENV)/.installed-run
+	$(BIN)/pybabel init -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) -l $(LANG)
 
 run: migrate
 	@echo "Scorekeeper on http://$(HOST):$(PORT)/"
@@ -36,7 +56,7 @@ run: migrate
 
 # SQLite always; PostgreSQL too when one answers (see tools/pg_test_db.py). The PostgreSQL
 # pass leaves out what touches no database (the pure rules) and the browser tests.
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test translations
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 	@url=$$($(BIN)/python tools/pg_test_db.py create) ; \
 	if [ -z "$$url" ]; then \

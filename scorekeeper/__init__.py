@@ -33,6 +33,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_login_protection(app)
     register_errorhandlers(app)
     register_security(app)
+    register_i18n(app)
     register_template_helpers(app)
     register_commands(app)
     register_proxy(app)
@@ -162,6 +163,13 @@ def register_proxy(app: Flask) -> None:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
+
+
+def register_i18n(app: Flask) -> None:
+    """The reader's language (Flask-Babel), for the pages, the rules and the API."""
+    from scorekeeper.i18n import register
+
+    register(app)
 
 
 def register_template_helpers(app: Flask) -> None:

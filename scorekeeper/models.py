@@ -42,6 +42,8 @@ class Account(UserMixin, db.Model):
     # ignore case and width. Wider than the username: case folding can lengthen text (ß: ss).
     username_key: Mapped[str] = mapped_column(sa.String(160), unique=True)
     password_hash: Mapped[str] = mapped_column(sa.String(256))
+    # The language the account's pages are shown in (None: the browser's).
+    locale: Mapped[str | None] = mapped_column(sa.String(10))
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
     players: Mapped[list[Player]] = relationship(

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from flask import Blueprint
+from flask import abort
 from flask import redirect
 from flask import render_template
+from flask import request
 from flask import url_for
 from flask_login import current_user
 
+from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
+from scorekeeper.i18n import COOKIE
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.services import nights
 from scorekeeper.services import players
 
@@ -42,3 +47,20 @@ def health():
 
     db.session.execute(text("SELECT 1"))
     return {"status": "ok"}
+
+
+@bp.get("/language/<code>")
+def language(code: str):
+    """Switch the pages' language: remembered for the account (when logged in) and for this
+    browser (a cookie, for the pages before logging in); back to the page it was asked on."""
+    if code not in LANGUAGES:
+        abort(404)
+    back = request.args.get("next", "")
+    if not back.startswith("/") or back.startswith("//"):
+        back = url_for("main.home")
+    if current_user.is_authenticated:
+        current_user.locale = code
+        db.session.commit()
+    response = redirect(back)
+    response.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
+    return response
