@@ -316,3 +316,22 @@ def test_a_game_started_from_a_night_belongs_to_it(table, app, account):
     with app.app_context():
         assert db.session.get(Game, game_id(response)).night_id == night_id
     assert table.get(f"/games/new?game=oh_hell&night={night_id + 1}").status_code == 404
+
+
+def test_a_long_game_s_page_shows_the_latest_hands_and_a_link_to_all(app, table, api):
+    state = api.post(
+        "/games",
+        {"game": "oh_hell", "players": ["Ann", "Ben", "Cy"],
+         "options": {"sequence": "custom", "custom_sizes": [1] * 30}},
+    ).get_json()  # fmt: skip
+    said = {"Ann": 1, "Ben": 0, "Cy": 0}
+    for number in range(1, 31):
+        api.post(f"/games/{state['id']}/hands", {"bids": said, "tricks": said, "number": number})
+    page = table.get(f"/games/{state['id']}").text
+    shown = [int(n) for n in re.findall(r'aria-label="Correct hand (\d+) ', page)]
+    assert shown == list(range(7, 31))
+    assert "Show hands 1 to 6 too" in page
+    every = table.get(f"/games/{state['id']}?sheet=all").text
+    assert [int(n) for n in re.findall(r'aria-label="Correct hand (\d+) ', every)] == list(
+        range(1, 31)
+    )

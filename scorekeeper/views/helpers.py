@@ -62,6 +62,7 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["delta"] = delta
     app.jinja_env.filters["names"] = join_names
     app.jinja_env.filters["hands"] = hands
+    app.jinja_env.globals["sheet_start"] = sheet_start
     app.jinja_env.globals["has_prefix"] = has_prefix
 
 
@@ -86,6 +87,20 @@ def hands(count: int, rules) -> str:
     """A count in the game's own word: "1 hand", "3 rounds"."""
     word = rules.hand_word.lower()
     return f"{count} {word if count == 1 else word + 's'}"
+
+
+#: A game page's score sheet shows this many of the latest hands (a long game's page stays
+#: small); ``?sheet=all`` shows every hand.
+SHEET_HANDS = 24
+
+
+def sheet_start(state) -> int:
+    """Where a game page's sheet starts: all hands, or the latest ``SHEET_HANDS`` of them."""
+    from flask import request
+
+    if request.args.get("sheet") == "all" or request.endpoint != "games.show":
+        return 0
+    return max(0, len(state.hands) - SHEET_HANDS)
 
 
 def delta(value: int) -> str:
