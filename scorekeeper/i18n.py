@@ -7,20 +7,22 @@ with the language). English is the fallback.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import date
 from datetime import datetime
 
 from babel import Locale
 from babel import numbers
 from babel.dates import format_date as babel_format_date
+from babel.lists import format_list
 from flask import Flask
 from flask import g
 from flask import has_request_context
 from flask import request
+from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel
 from flask_babel import get_locale
-from flask_babel import gettext
-from flask_babel import ngettext
+from flask_babel import get_translations
 from flask_login import current_user
 from markupsafe import Markup
 
@@ -55,16 +57,18 @@ def locale_code() -> str:
     return str(get_locale() or "en")
 
 
+#: The script of each numbering system CLDR gives a language (Babel itself writes 0-9 only).
+DIGIT_SCRIPTS = {"beng": "BENGALI", "laoo": "LAO", "deva": "DEVANAGARI", "arab": "ARABIC-INDIC"}
+
+
 def digits_of(code: str) -> str | None:
     """The digits the locale writes numbers with when CLDR says they are not 0-9."""
-    locale = Locale.parse(code)
-    system = (
-        locale.default_numbering_system if hasattr(locale, "default_numbering_system") else "latn"
-    )
-    if system == "latn":
+    system = getattr(Locale.parse(code), "default_numbering_system", "latn")
+    script = DIGIT_SCRIPTS.get(system)
+    if script is None:
         return None
-    zero = numbers.format_decimal(0, locale=code, numbering_system="default")
-    return "".join(chr(ord(zero) + offset) for offset in range(10)) if len(zero) == 1 else None
+    zero = ord(unicodedata.lookup(f"{script} DIGIT ZERO"))
+    return "".join(chr(zero + offset) for offset in range(10))
 
 
 def _native_digits(text: str, code: str) -> str:
@@ -81,13 +85,16 @@ def number(value) -> str:
         text = numbers.format_decimal(
             value, format="#,##0.#", locale=code, numbering_system="default"
         )
-    return text.replace("-", "−")
+    return _native_digits(text, code).replace("-", "−")
 
 
 def percent(value) -> str:
     if value is None:
         return "–"
-    return numbers.format_percent(value, locale=locale_code(), numbering_system="default")
+    code = locale_code()
+    return _native_digits(
+        numbers.format_percent(value, locale=code, numbering_system="default"), code
+    )
 
 
 def day(value: date | datetime, form: str = "full") -> str:
@@ -96,9 +103,29 @@ def day(value: date | datetime, form: str = "full") -> str:
     return _native_digits(babel_format_date(value, format=form, locale=code), code)
 
 
+def names(items: list[str]) -> str:
+    """Names as one phrase in the reader's language ("Ann, Ben, and Cy")."""
+    return format_list(items, locale=locale_code())
+
+
+class JSONProvider(DefaultJSONProvider):
+    """JSON answers with every lazy text (labels of the rules) in the reader's language."""
+
+    def dumps(self, obj, **kwargs) -> str:
+        return super().dumps(rules_i18n.shown(obj), **kwargs)
+
+
 def register(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
-    rules_i18n.use(gettext, ngettext, number)
+    # The rules fill their placeholders themselves (numbers in the reader's digits), so they
+    # get the catalog's texts as they are (Flask-Babel's ngettext would fill in ``num`` only).
+    rules_i18n.use(
+        lambda message: get_translations().ugettext(message),
+        lambda one, many, count: get_translations().ungettext(one, many, count),
+        number,
+        names,
+    )
+    app.json = JSONProvider(app)
     app.jinja_env.filters["num"] = number
     app.jinja_env.filters["day"] = day
     app.jinja_env.globals["languages"] = LANGUAGES

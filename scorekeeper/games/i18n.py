@@ -6,14 +6,21 @@ form), with named placeholders so that no sentence is glued together from pieces
     raise RuleError("bid_out_of_range", _("%(name)s's bid must be from %(low)s to %(high)s.",
                                           name=name, low=0, high=cards), ...)
 
-Labels made when a module is imported (option labels, facts, statistics) use ``N_``: a
-lazy text, translated each time it is shown. The app plugs Flask-Babel in with ``use``; without
-it (the rules' own tests) the English is used as it is.
+Labels made when a module is imported (option labels, facts, statistics) use ``N_`` (or
+``lazy_ngettext``): a lazy text, translated each time it is shown. A lazy text is a ``str``
+holding its English, so it works wherever a string does; it turns into the reader's
+language when it is shown: ``str()``, f-strings and ``format``, Jinja (``__html__``), the
+usual string methods, and JSON answers through ``shown`` (the app's JSON encoder calls it).
+Comparing it (``==``, a dict key) uses the English. ``names`` writes a list of names ("Ann,
+Ben, and Cy") as the language does. The app plugs Flask-Babel in with ``use``; without it
+(the rules' own tests) the English is used as it is.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
+from collections.abc import Iterable
 from typing import Any
 
 _gettext: Callable[[str], str] = lambda message: message  # noqa: E731
@@ -21,12 +28,31 @@ _ngettext: Callable[[str, str, int], str] = lambda one, many, n: one if n == 1 e
 _number: Callable[[Any], str] = str
 
 
-def use(gettext: Callable, ngettext: Callable, number: Callable | None = None) -> None:
-    """Translate with these (the app's Flask-Babel functions); ``number`` writes numbers."""
-    global _gettext, _ngettext, _number
+def _english_names(items: list[str]) -> str:
+    """As Babel writes English lists: "Ann and Ben", "Ann, Ben, and Cy"."""
+    if len(items) <= 2:
+        return " and ".join(items)
+    return ", ".join(items[:-1]) + ", and " + items[-1]
+
+
+_names: Callable[[list[str]], str] = _english_names
+
+
+def use(
+    gettext: Callable,
+    ngettext: Callable,
+    number: Callable | None = None,
+    names: Callable | None = None,
+) -> None:
+    """Translate with these: ``gettext(message)`` and ``ngettext(one, many, count)`` give the
+    translated text without filling it in (``_`` fills it); ``number`` writes numbers and
+    ``names`` a list of names in the reader's language."""
+    global _gettext, _ngettext, _number, _names
     _gettext, _ngettext = gettext, ngettext
     if number is not None:
         _number = number
+    if names is not None:
+        _names = names
 
 
 def _fill(text: str, params: dict[str, Any]) -> str:
@@ -50,16 +76,39 @@ def ngettext(one: str, many: str, count: int, **params: Any) -> str:
     return _fill(_ngettext(one, many, count), {"num": count, **params})
 
 
-class LazyText(str):
-    """A text translated when it is shown (labels defined when a module is imported)."""
+def names(items: Iterable[str]) -> str:
+    """Names (or sides) as one phrase in the reader's language: "Ann, Ben, and Cy"."""
+    return _names([str(item) for item in items])
 
-    def __new__(cls, message: str, **params: Any) -> LazyText:
-        made = super().__new__(cls, message)
-        made.params = params
+
+def _in_english(text: str, params: dict[str, Any]) -> str:
+    return text % {key: str(value) for key, value in params.items()} if params else text
+
+
+class LazyText(str):
+    """A text translated when it is shown (labels defined when a module is imported).
+
+    Its ``str`` value is the English (filled in), so comparing and hashing it is stable; each
+    way of showing it gives the reader's language.
+    """
+
+    def __new__(cls, message: str, plural: str | None = None, count: int | None = None, **params):
+        if plural is not None:
+            params = {"num": count, **params}
+            english = _in_english(message if count == 1 else plural, params)
+        else:
+            english = _in_english(message, params)
+        made = super().__new__(cls, english)
+        made.message, made.plural, made.count, made.params = message, plural, count, params
         return made
 
+    def __getnewargs_ex__(self):  # copies and pickles keep the message, not only the English
+        return (self.message, self.plural, self.count), self.params
+
     def __str__(self) -> str:
-        return _(str.__str__(self), **self.params)
+        if self.plural is not None:
+            return _fill(_ngettext(self.message, self.plural, self.count), self.params)
+        return _(self.message, **self.params)
 
     def __html__(self) -> str:  # Jinja renders what __html__ says (escaped by markupsafe)
         from markupsafe import escape
@@ -75,15 +124,65 @@ class LazyText(str):
     def __radd__(self, other: str) -> str:
         return other + str(self)
 
-    def capitalize(self) -> str:
-        return str(self).capitalize()
+    def __mod__(self, values: Any) -> str:
+        return str(self) % values
 
-    def lower(self) -> str:
-        return str(self).lower()
+    def __contains__(self, part: object) -> bool:
+        return isinstance(part, str) and str.__str__(part) in str(self)
 
-    def upper(self) -> str:
-        return str(self).upper()
+
+def _shown_method(name: str) -> Callable:
+    method = getattr(str, name)
+
+    def shown_method(self: LazyText, *args: Any, **kwargs: Any) -> Any:
+        return method(str(self), *args, **kwargs)
+
+    shown_method.__name__ = name
+    shown_method.__doc__ = f"``str.{name}`` of the text as shown."
+    return shown_method
+
+
+# The string methods people's words go through (and Jinja's filters of the same names).
+for _name in (
+    "capitalize",
+    "casefold",
+    "endswith",
+    "format",
+    "lower",
+    "lstrip",
+    "replace",
+    "rstrip",
+    "split",
+    "startswith",
+    "strip",
+    "title",
+    "upper",
+):
+    setattr(LazyText, _name, _shown_method(_name))
+del _name
 
 
 def N_(message: str, **params: Any) -> LazyText:  # noqa: N802 (the usual name for it)
+    """A lazy ``_``: ``message`` translated each time it is shown."""
     return LazyText(message, **params)
+
+
+def lazy_ngettext(one: str, many: str, count: int, **params: Any) -> LazyText:
+    """A lazy ``ngettext``: the form for ``count``, translated each time it is shown."""
+    return LazyText(one, many, count, **params)
+
+
+def shown(value: Any) -> Any:
+    """``value`` with every lazy text in it (in dicts, lists, tuples, dataclasses) turned
+    into the text as shown now: what a JSON answer holds."""
+    if isinstance(value, LazyText):
+        return str(value)
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    if isinstance(value, dict):
+        return {shown(key): shown(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [shown(item) for item in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return shown(dataclasses.asdict(value))
+    return value

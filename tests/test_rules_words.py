@@ -1,0 +1,34 @@
+"""The rules' words inside the app: Flask-Babel's catalog, the reader's digits and lists,
+and lazy labels turned into the reader's language in JSON answers."""
+
+from __future__ import annotations
+
+import json
+
+from scorekeeper.games import i18n as rules_i18n
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import lazy_ngettext
+from scorekeeper.games.i18n import names
+from scorekeeper.games.i18n import ngettext
+
+
+def test_plurals_keep_every_placeholder_and_write_the_reader_s_digits(app):
+    with app.test_request_context("/api/games", headers={"Accept-Language": "bn"}):
+        said = ngettext(
+            "%(name)s has %(num)s point.", "%(name)s has %(num)s points.", 12, name="Ann"
+        )
+        assert said == "Ann has ১২ points."
+        assert names(["Ann", "Ben", "Cy"]) == "Ann, Ben এবং Cy"
+    with app.test_request_context("/api/games"):
+        assert ngettext("%(name)s has %(num)s point.", "x", 1, name="Ann") == "Ann has 1 point."
+        assert names(["Ann", "Ben"]) == "Ann and Ben"
+
+
+def test_json_answers_show_lazy_labels_as_the_reader_reads_them(app, monkeypatch):
+    monkeypatch.setattr(rules_i18n, "_gettext", lambda message: message.upper())
+    monkeypatch.setattr(rules_i18n, "_ngettext", lambda one, many, n: one if n == 1 else many)
+    with app.test_request_context("/api/games", headers={"Accept-Language": "bn"}):
+        answer = app.json.response(
+            {"title": N_("Auction Pitch"), "labels": [lazy_ngettext("%(num)s pt", "x", 1)]}
+        )
+    assert json.loads(answer.get_data()) == {"title": "AUCTION PITCH", "labels": ["১ pt"]}
