@@ -76,7 +76,7 @@ def test_a_lazy_text_is_its_english_until_shown(backwards):
     assert str(label) == "dehctip sdnaH"
     assert f"{label}!" == "dehctip sdnaH!"
     assert f"{label}" == "dehctip sdnaH"
-    assert "%s" % label == "dehctip sdnaH"
+    assert "%s" % label == "dehctip sdnaH"  # noqa: UP031 (how _ fills placeholders)
     assert label + "." == "dehctip sdnaH."
     assert "- " + label == "- dehctip sdnaH"
     assert escape(label) == "dehctip sdnaH"
