@@ -172,6 +172,12 @@ def lazy_ngettext(one: str, many: str, count: int, **params: Any) -> LazyText:
     return LazyText(one, many, count, **params)
 
 
+def english(text: str) -> str:
+    """A plain ``str`` of the English of ``text`` (a lazy text or not): for documents that stay
+    in English, such as the API's schema."""
+    return str.__str__(text)
+
+
 def shown(value: Any) -> Any:
     """``value`` with every lazy text in it (in dicts, lists, tuples, dataclasses) turned
     into the text as shown now: what a JSON answer holds."""

@@ -11,27 +11,44 @@ from typing import Any
 
 from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import whole_or_none
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
 
-POINT_WORDS = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game"}
+#: What the form says when a point names no player, or is left empty.
+NOT_A_PLAYER = {
+    "high": N_("High must be one of the players."),
+    "low": N_("Low must be one of the players."),
+    "jack": N_("Jack must be one of the players."),
+    "game": N_("Game must be one of the players."),
+}
+NOT_CHOSEN = {"high": N_("Choose who took High."), "low": N_("Choose who took Low.")}
 
 
-def _seat(form: Mapping[str, str], field: str, players: list[str], what: str) -> str | None:
+def _seat(form: Mapping[str, str], field: str, players: list[str], not_a_player: str) -> str | None:
     raw = (form.get(field) or "").strip()
     if raw == "":
         return None
     if not raw.isdigit() or int(raw) >= len(players):
-        raise Refusal("unknown_player", f"{what} must be one of the players.", field)
+        raise Refusal("unknown_player", str(not_a_player), field)
     return players[int(raw)]
+
+
+def _whole(raw: str | None, field: str, not_whole: str) -> int | None:
+    """A form value as a whole number (blank is None), else refused with ``not_whole``."""
+    try:
+        return whole_or_none(raw, "", field)
+    except Refusal:
+        raise Refusal("wrong_type", not_whole, field) from None
 
 
 def read_bidding(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     if form.get("quick"):
-        pitcher = _seat(form, "pitcher", players, "The pitcher")
+        pitcher = _seat(form, "pitcher", players, _("The pitcher must be one of the players."))
         if pitcher is None:
-            raise Refusal("required", "Choose who pitched (the high bidder).", "pitcher")
-        bid = whole_or_none(form.get("bid"), "The bid", "bid")
+            raise Refusal("required", _("Choose who pitched (the high bidder)."), "pitcher")
+        bid = _whole(form.get("bid"), "bid", _("The bid must be a whole number."))
         if bid is None:
-            raise Refusal("required", f"Choose what {pitcher} bid.", "bid")
+            raise Refusal("required", _("Choose what %(name)s bid.", name=pitcher), "bid")
         return {"pitcher": pitcher, "bid": bid}
     order = [int(seat) for seat in (form.get("order") or "").split(",") if seat.isdigit()]
     if sorted(order) != list(range(len(players))):
@@ -42,7 +59,11 @@ def read_bidding(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
         where = f"auction.{turn}"
         # A call left empty goes to the rules as None: they refuse it (missing_bid) with
         # every other problem of the hand.
-        call = "pass" if raw == "pass" else whole_or_none(raw, f"{players[seat]}'s bid", where)
+        if raw == "pass":
+            call: Any = "pass"
+        else:
+            not_whole = _("%(name)s's bid must be a whole number.", name=players[seat])
+            call = _whole(raw, where, not_whole)
         auction.append([players[seat], call])
     return {"auction": auction}
 
@@ -50,32 +71,38 @@ def read_bidding(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
 def read_points(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     entry: dict[str, Any] = {}
     single = bool(form.get("single_trump"))
-    pitcher = _seat(form, "pitcher_seat", players, "The pitcher")
+    pitcher = _seat(form, "pitcher_seat", players, _("The pitcher must be one of the players."))
     for key in ("high", "low"):
-        entry[key] = _seat(form, key, players, POINT_WORDS[key])
+        entry[key] = _seat(form, key, players, NOT_A_PLAYER[key])
         if entry[key] is None and single and pitcher:
             entry[key] = pitcher
         if entry[key] is None:
-            raise Refusal("required", f"Choose who took {POINT_WORDS[key]}.", key)
+            raise Refusal("required", str(NOT_CHOSEN[key]), key)
     jack = (form.get("jack") or "").strip()
     if single and form.get("lone_jack") and jack == "" and pitcher:
         entry["jack"] = pitcher  # the lone trump was the jack: High, Low and Jack
     else:
-        entry["jack"] = None if jack in ("", "none") else _seat(form, "jack", players, "Jack")
+        entry["jack"] = (
+            None if jack in ("", "none") else _seat(form, "jack", players, NOT_A_PLAYER["jack"])
+        )
     points: dict[str, int] = {}
     for seat, name in enumerate(players):
-        value = whole_or_none(
-            form.get(f"game_points-{seat}"), f"{name}'s game points", f"game_points.{name}"
+        value = _whole(
+            form.get(f"game_points-{seat}"),
+            f"game_points.{name}",
+            _("%(name)s's game points must be a whole number.", name=name),
         )
         if value is not None:
             points[name] = value
     game = (form.get("game") or "").strip()
     if game == "":
         if not points:
-            raise Refusal("required", "Choose who took Game, or Tie.", "game")
+            raise Refusal("required", _("Choose who took Game, or Tie."), "game")
         entry["game"] = None
     else:
-        entry["game"] = None if game == "tie" else _seat(form, "game", players, "Game")
+        entry["game"] = (
+            None if game == "tie" else _seat(form, "game", players, NOT_A_PLAYER["game"])
+        )
     if points:
         entry["game_points"] = points
     if single:

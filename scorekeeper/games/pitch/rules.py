@@ -24,18 +24,34 @@ from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import team_name
-from scorekeeper.games.base import whole_number
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import lazy_ngettext
+from scorekeeper.games.i18n import names
+from scorekeeper.games.i18n import ngettext
 
 #: The four scoring points of a hand, in the order they are shown.
 POINTS = ("high", "low", "jack", "game")
-POINT_TITLES = {"high": "High", "low": "Low", "jack": "Jack", "game": "Game"}
 #: Highest bid; bidding it is "pitching".
 TOP_BID = 4
+#: The least a dealer everyone passed to must bid (whatever the lowest bid).
+DEALER_MIN_BID = 2
 CARDS_EACH = 6
 #: Game-point value of every counting card in the deck: tens, aces, kings, queens, jacks.
 COUNTING_CARDS = (10,) * 4 + (4,) * 4 + (3,) * 4 + (2,) * 4 + (1,) * 4
 #: Keys a scorekeeper may enter for the points of a hand.
 POINT_KEYS = ("high", "low", "jack", "game", "game_points", "single_trump")
+#: What the rules say when a point is not given by a player's name, or not at all.
+NOT_A_NAME = {
+    "high": N_("High must name a player."),
+    "low": N_("Low must name a player."),
+    "jack": N_("Jack must name a player."),
+    "game": N_("Game must name a player."),
+}
+NOT_ENTERED = {
+    "high": N_("Enter who won High; it is awarded every hand."),
+    "low": N_("Enter who won Low; it is awarded every hand."),
+}
 
 
 def teams_for(players: Sequence[str], options: Mapping[str, Any]) -> list[list[str]] | None:
@@ -81,22 +97,22 @@ def legal_calls(
 
 class Pitch(GameRules):
     key = "pitch"
-    title = "Auction Pitch"
+    title = N_("Auction Pitch")
     min_players = 2
     max_players = 7
-    hand_word = "Hand"
+    hand_word = N_("Hand")
     name_fields = ("pitcher", "high", "low", "jack", "game")
     name_maps = ("game_points",)
     plays_in_teams = True
     facts = (
-        Fact("hands_pitched", "Hands pitched"),
-        Fact("pitches_made", "Pitches made"),
-        Fact("pitches_set", "Pitches set back"),
+        Fact("hands_pitched", N_("Hands pitched")),
+        Fact("pitches_made", N_("Pitches made")),
+        Fact("pitches_set", N_("Pitches set back")),
     )
     stats = (
-        Stat("Hands pitched", "hands_pitched", out_of="hands"),
-        Stat("Pitches made", "pitches_made", out_of="hands_pitched"),
-        Stat("Set back", "pitches_set", out_of="hands_pitched"),
+        Stat(N_("Hands pitched"), "hands_pitched", out_of="hands"),
+        Stat(N_("Pitches made"), "pitches_made", out_of="hands_pitched"),
+        Stat(N_("Set back"), "pitches_set", out_of="hands_pitched"),
     )
 
     def team_seats(self, options: Mapping[str, Any], count: int) -> list[list[int]] | None:
@@ -125,7 +141,7 @@ class Pitch(GameRules):
         ]
 
     def csv_columns(self, setup: Setup) -> list[str]:
-        return ["Pitcher", "Bid", "Made", "High", "Low", "Jack", "Game"]
+        return [_("Pitcher"), _("Bid"), _("Made"), _("High"), _("Low"), _("Jack"), _("Game")]
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
         info = hand.info
@@ -137,52 +153,79 @@ class Pitch(GameRules):
         return [
             Option(
                 "target",
-                "Points to win",
+                N_("Points to win"),
                 "choice",
                 7,
                 choices=(7, 11, 15, 21),
-                help="The first to reach this at the end of a hand they pitched wins.",
-                choice_labels={7: "7 points", 11: "11 points", 15: "15 points", 21: "21 points"},
+                help=N_("The first to reach this at the end of a hand they pitched wins."),
+                choice_labels={
+                    points: lazy_ngettext("%(num)s point", "%(num)s points", points)
+                    for points in (7, 11, 15, 21)
+                },
             ),
             Option(
                 "partnerships",
-                "Partnerships (4 players, partners sit opposite)",
+                lazy_ngettext(
+                    "Partnerships (%(num)s player, partners sit opposite)",
+                    "Partnerships (%(num)s players, partners sit opposite)",
+                    4,
+                ),
                 "bool",
                 False,
-                help="Seats 1 and 3 play against seats 2 and 4; team points replace your own.",
+                help=N_(
+                    "Seats %(one)s and %(three)s play against seats %(two)s and %(four)s; "
+                    "team points replace your own.",
+                    one=1,
+                    two=2,
+                    three=3,
+                    four=4,
+                ),
             ),
             Option(
                 "min_bid",
-                "Lowest bid",
+                N_("Lowest bid"),
                 "choice",
                 1,
                 choices=(1, 2),
-                help="2 for tables that play the “2 to 4” auction. "
-                "A dealer everyone passed to must bid at least 2 either way.",
-                choice_labels={1: "1 (bids of 1 to 4)", 2: "2 (bids of 2 to 4)"},
+                help=N_(
+                    "%(low)s for tables that play the “%(low)s to %(top)s” auction. "
+                    "A dealer everyone passed to must bid at least %(dealer)s either way.",
+                    low=2,
+                    top=TOP_BID,
+                    dealer=DEALER_MIN_BID,
+                ),
+                choice_labels={
+                    low: N_("%(low)s (bids of %(low)s to %(top)s)", low=low, top=TOP_BID)
+                    for low in (1, 2)
+                },
             ),
             Option(
                 "low_to_player",
-                "Low goes to whoever played it",
+                N_("Low goes to whoever played it"),
                 "bool",
                 False,
-                help="Off: Low goes to whoever wins it in a trick.",
+                help=N_("Off: Low goes to whoever wins it in a trick."),
             ),
             Option(
                 "smudge",
-                "Smudge",
+                N_("Smudge"),
                 "bool",
                 False,
-                help="Winning all four points (High, Low, Jack and Game) in one hand wins the "
-                "game at once, pitcher or not.",
+                help=N_(
+                    "Winning all four points (High, Low, Jack and Game) in one hand wins the "
+                    "game at once, pitcher or not."
+                ),
             ),
             Option(
                 "dealer_may_steal",
-                "The dealer may steal",
+                N_("The dealer may steal"),
                 "bool",
                 True,
-                help="The dealer, bidding last, may take the contract by bidding the same as "
-                "the high bid (not a pitch of 4). Off: the dealer must bid higher too.",
+                help=N_(
+                    "The dealer, bidding last, may take the contract by bidding the same as "
+                    "the high bid (not a pitch of %(top)s). Off: the dealer must bid higher too.",
+                    top=TOP_BID,
+                ),
             ),
         ]
 
@@ -190,30 +233,68 @@ class Pitch(GameRules):
         """How this game scores and plays, in plain sentences."""
         options = {**{spec.key: spec.default for spec in self.option_specs(4)}, **options}
         team = bool(options["partnerships"])
-        who = "side" if team else "player"
+        target = options["target"]
+        if team:
+            first = _(
+                "Game to %(target)s: the first side to reach it at the end of a hand one of "
+                "them pitched wins.",
+                target=target,
+            )
+        else:
+            first = _(
+                "Game to %(target)s: the first player to reach it at the end of a hand they "
+                "pitched wins.",
+                target=target,
+            )
         sentences = [
-            f"Game to {options['target']}: the first {who} to reach it at the end of a hand "
-            f"{'one of them' if team else 'they'} pitched wins.",
-            f"Bids from {options['min_bid']} to {TOP_BID}; if everyone else passes, the dealer "
-            "must bid at least 2.",
+            first,
+            _(
+                "Bids from %(low)s to %(top)s; if everyone else passes, the dealer must bid at "
+                "least %(dealer)s.",
+                low=options["min_bid"],
+                top=TOP_BID,
+                dealer=DEALER_MIN_BID,
+            ),
         ]
         if options["dealer_may_steal"]:
             sentences.append(
-                f"The dealer may steal the high bid by bidding the same (not a pitch of {TOP_BID})."
+                _(
+                    "The dealer may steal the high bid by bidding the same (not a pitch of "
+                    "%(top)s).",
+                    top=TOP_BID,
+                )
             )
         else:
-            sentences.append("The dealer may not steal: every bid must be higher than the last.")
-        sentences.append("A pitcher who falls short of the bid is set back by the bid.")
+            sentences.append(_("The dealer may not steal: every bid must be higher than the last."))
+        sentences.append(_("A pitcher who falls short of the bid is set back by the bid."))
         if team:
-            sentences.append("Partnerships: seats 1 and 3 play against seats 2 and 4.")
-        if options["low_to_player"]:
-            sentences.append("Low goes to whoever played it.")
-        else:
-            sentences.append("Low goes to whoever wins it in a trick.")
-        if options["smudge"]:
             sentences.append(
-                f"Smudge: a {who} who wins all four points (High, Low, Jack and Game) in one hand "
-                "wins the game at once."
+                _(
+                    "Partnerships: seats %(one)s and %(three)s play against seats %(two)s and "
+                    "%(four)s.",
+                    one=1,
+                    two=2,
+                    three=3,
+                    four=4,
+                )
+            )
+        if options["low_to_player"]:
+            sentences.append(_("Low goes to whoever played it."))
+        else:
+            sentences.append(_("Low goes to whoever wins it in a trick."))
+        if options["smudge"] and team:
+            sentences.append(
+                _(
+                    "Smudge: a side who wins all four points (High, Low, Jack and Game) in one "
+                    "hand wins the game at once."
+                )
+            )
+        elif options["smudge"]:
+            sentences.append(
+                _(
+                    "Smudge: a player who wins all four points (High, Low, Jack and Game) in one "
+                    "hand wins the game at once."
+                )
             )
         return sentences
 
@@ -227,7 +308,12 @@ class Pitch(GameRules):
             if len(players) != 4:
                 raise RuleError(
                     "partnership_count",
-                    f"Partnerships need exactly 4 players; {len(players)} chosen.",
+                    ngettext(
+                        "Partnerships need exactly %(need)s players; %(num)s chosen.",
+                        "Partnerships need exactly %(need)s players; %(num)s chosen.",
+                        len(players),
+                        need=4,
+                    ),
                     "players",
                 )
             return
@@ -259,7 +345,7 @@ class Pitch(GameRules):
         for index, entry in enumerate(entries):
             number = index + 1
             if finished:
-                raise RuleError("game_over", "This game is over.", hand=number)
+                raise RuleError("game_over", _("This game is over."), hand=number)
             try:
                 hand = table.hand(number, setup.first_dealer, entry)
             except RuleError as error:
@@ -267,7 +353,10 @@ class Pitch(GameRules):
             if hand.status != "scored" and number < len(entries):
                 raise RuleError(
                     "required",
-                    f"Hand {number} is not finished: enter who won High and Low.",
+                    _(
+                        "Hand %(number)s is not finished: enter who won High and Low.",
+                        number=number,
+                    ),
                     "high",
                     hand=number,
                 )
@@ -339,7 +428,7 @@ class _Table:
 
     def hand(self, number: int, first_dealer: int, entry: Mapping[str, Any]) -> Hand:
         if not isinstance(entry, Mapping):
-            raise RuleError("wrong_type", "A hand must be given as an object of fields.")
+            raise RuleError("wrong_type", _("A hand must be given as an object of fields."))
         seat = self.dealer_seat(number, first_dealer)
         dealer = self.players[seat]
         order = order_from_left_of(seat, self.players)
@@ -393,29 +482,44 @@ class _Table:
         if auction is not None and short:
             raise RuleError(
                 "bid_invalid",
-                "Enter either the auction or the pitcher and the bid, not both.",
+                _("Enter either the auction or the pitcher and the bid, not both."),
                 "auction",
             )
         if auction is not None:
             return self.read_auction(auction, order, dealer)
         if not short:
             raise RuleError(
-                "required", "Enter the auction, or who pitched and for how much.", "auction"
+                "required", _("Enter the auction, or who pitched and for how much."), "auction"
             )
         problems = Problems()
         pitcher = None
         with problems.check():
             if entry.get("pitcher") is None:
-                raise RuleError("required", "Enter who pitched (the high bidder).", "pitcher")
-            pitcher = self.player(entry["pitcher"], "pitcher", "The pitcher")
-        who = f"{pitcher}’s bid" if pitcher else "The bid"
+                raise RuleError("required", _("Enter who pitched (the high bidder)."), "pitcher")
+            pitcher = self.player(entry["pitcher"], "pitcher", _("The pitcher must name a player."))
         bid = 0
         with problems.check():
             if entry.get("bid") is None:
-                asked = f"how much {pitcher} bid" if pitcher else "the bid"
-                raise RuleError("required", f"Enter {asked}.", "bid")
-            min_bid = self.options["min_bid"]
-            bid = whole_number(entry["bid"], who, "bid", "bid_invalid", min_bid, TOP_BID)
+                if pitcher:
+                    raise RuleError(
+                        "required", _("Enter how much %(name)s bid.", name=pitcher), "bid"
+                    )
+                raise RuleError("required", _("Enter the bid."), "bid")
+            low = self.options["min_bid"]
+            if pitcher:
+                not_whole = _("%(name)s’s bid must be a whole number.", name=pitcher)
+                out_of_range = _(
+                    "%(name)s’s bid must be from %(low)s to %(high)s.",
+                    name=pitcher,
+                    low=low,
+                    high=TOP_BID,
+                )
+            else:
+                not_whole = _("The bid must be a whole number.")
+                out_of_range = _("The bid must be from %(low)s to %(high)s.", low=low, high=TOP_BID)
+            bid = _whole_number(
+                entry["bid"], "bid", "bid_invalid", low, TOP_BID, not_whole, out_of_range
+            )
         problems.raise_any()
         assert pitcher is not None
         return {"pitcher": pitcher, "bid": bid}, pitcher, bid, False
@@ -426,7 +530,7 @@ class _Table:
         if isinstance(auction, str | bytes) or not isinstance(auction, Sequence):
             raise RuleError(
                 "wrong_type",
-                "The auction must be a list of turns, each a player and a call.",
+                _("The auction must be a list of turns, each a player and a call."),
                 "auction",
             )
         turns: list[list[Any]] = []
@@ -442,22 +546,33 @@ class _Table:
             ):
                 raise RuleError(
                     "wrong_type",
-                    "Each turn of the auction must be a player and a call, like [“Ann”, 2].",
+                    _("Each turn of the auction must be a player and a call, like [“Ann”, 2]."),
                     where,
                 )
-            name = self.player(turn[0], where, "Each turn of the auction")
+            name = self.player(turn[0], where, _("Each turn of the auction must name a player."))
             if index >= len(order):
                 raise RuleError(
                     "bid_invalid",
-                    f"{name} has already had a turn; everyone bids or passes exactly once.",
+                    _(
+                        "%(name)s has already had a turn; everyone bids or passes exactly once.",
+                        name=name,
+                    ),
                     where,
                 )
             expected = order[index]
             if name != expected:
                 if name in order[:index]:
-                    message = f"{name} has already had a turn; it is {expected}’s turn now."
+                    message = _(
+                        "%(name)s has already had a turn; it is %(expected)s’s turn now.",
+                        name=name,
+                        expected=expected,
+                    )
                 else:
-                    message = f"It is {expected}’s turn to bid, not {name}’s."
+                    message = _(
+                        "It is %(expected)s’s turn to bid, not %(name)s’s.",
+                        expected=expected,
+                        name=name,
+                    )
                 raise RuleError("bid_invalid", message, where)
             call = _check_call(
                 name,
@@ -479,7 +594,10 @@ class _Table:
             missing = order[len(turns)]
             raise RuleError(
                 "bid_invalid",
-                f"The auction is missing {missing}’s turn; everyone bids or passes exactly once.",
+                _(
+                    "The auction is missing %(name)s’s turn; everyone bids or passes exactly once.",
+                    name=missing,
+                ),
                 f"auction.{len(turns)}",
             )
         return {"auction": turns}, pitcher, high, stolen
@@ -494,15 +612,12 @@ class _Table:
         holders: dict[str, str | None] = {}
         for point in POINTS:
             value = entry.get(point)
-            title = POINT_TITLES[point]
             holders[point] = None
             with problems.check():
                 if value is not None:
-                    holders[point] = self.player(value, point, title)
-                elif point in ("high", "low"):
-                    raise RuleError(
-                        "required", f"Enter who won {title}; it is awarded every hand.", point
-                    )
+                    holders[point] = self.player(value, point, str(NOT_A_NAME[point]))
+                elif point in NOT_ENTERED:
+                    raise RuleError("required", str(NOT_ENTERED[point]), point)
         holders_ok = not problems
         entered: dict[str, Any] = dict(holders)
 
@@ -522,7 +637,7 @@ class _Table:
                 problems.add(
                     RuleError(
                         "wrong_type",
-                        "Whether only one trump was played must be yes or no.",
+                        _("Whether only one trump was played must be yes or no."),
                         "single_trump",
                     )
                 )
@@ -547,37 +662,57 @@ class _Table:
         if value is None:
             return None
         if not isinstance(value, Mapping):
-            raise RuleError("wrong_type", "Game points must be given per player.", "game_points")
+            raise RuleError("wrong_type", _("Game points must be given per player."), "game_points")
         for name in value:
             if name not in self.players:
                 raise RuleError(
-                    "unknown_player", f"{name} is not playing in this game.", f"game_points.{name}"
+                    "unknown_player",
+                    _("%(name)s is not playing in this game.", name=name),
+                    f"game_points.{name}",
                 )
         counts: dict[str, int] = {}
         for name in self.players:
             if value.get(name) is None:
                 continue
-            counts[name] = whole_number(
+            counts[name] = _whole_number(
                 value[name],
-                f"{name}’s game points",
                 f"game_points.{name}",
                 "game_points_invalid",
                 0,
                 80,
+                _("%(name)s’s game points must be a whole number.", name=name),
+                _(
+                    "%(name)s’s game points must be from %(low)s to %(high)s.",
+                    name=name,
+                    low=0,
+                    high=80,
+                ),
             )
         total = sum(counts.values())
         if total > 80:
             raise RuleError(
                 "game_points_invalid",
-                f"The game points add up to {total}, but the counts can never sum to more than 80.",
+                _(
+                    "The game points add up to %(total)s, but the counts can never sum to more "
+                    "than %(most)s.",
+                    total=total,
+                    most=80,
+                ),
                 "game_points",
             )
         most = max_game_points(len(self.players))
         if total > most:
             raise RuleError(
                 "game_points_invalid",
-                f"The game points add up to {total}, but the {CARDS_EACH * len(self.players)} "
-                f"cards in play hold at most {most}.",
+                ngettext(
+                    "The game points add up to %(total)s, but the %(num)s card in play holds "
+                    "at most %(most)s.",
+                    "The game points add up to %(total)s, but the %(num)s cards in play hold "
+                    "at most %(most)s.",
+                    CARDS_EACH * len(self.players),
+                    total=total,
+                    most=most,
+                ),
                 "game_points",
             )
         return counts
@@ -597,14 +732,24 @@ class _Table:
         if decided is None:
             raise RuleError(
                 "game_point_on_tie",
-                f"The game points tie for the most ({best} each), so nobody gets Game, "
-                f"not {self.side_of[named]}.",
+                _(
+                    "The game points tie for the most (%(best)s each), so nobody gets Game, "
+                    "not %(named)s.",
+                    best=best,
+                    named=self.side_of[named],
+                ),
                 "game",
             )
         raise RuleError(
             "game_point_mismatch",
-            f"By the game points Game goes to {decided} ({best}), not to {self.side_of[named]} "
-            f"({by_side[self.side_of[named]]}).",
+            _(
+                "By the game points Game goes to %(decided)s (%(best)s), not to %(named)s "
+                "(%(named_points)s).",
+                decided=decided,
+                best=best,
+                named=self.side_of[named],
+                named_points=by_side[self.side_of[named]],
+            ),
             "game",
         )
 
@@ -613,30 +758,48 @@ class _Table:
         the pitcher's side, entered as the pitcher (or, in partnerships, the partner)."""
         side = self.side_of[pitcher]
         allowed = [name for name in self.players if self.side_of[name] == side]
-        to = " or ".join(allowed)
+        partner = next((name for name in allowed if name != pitcher), None)
         problems = Problems()
         for point in ("high", "low", "jack"):
             holder = holders[point]
             if holder is None or holder in allowed:
                 continue
-            if point == "jack":
-                message = (
-                    f"Only one trump was played, the one {pitcher} led, so if it was the jack "
-                    f"Jack goes to {to} too, not {holder}."
+            said = {"pitcher": pitcher, "partner": partner, "holder": holder}
+            if point == "jack" and partner:
+                message = _(
+                    "Only one trump was played, the one %(pitcher)s led, so if it was the jack "
+                    "Jack goes to %(pitcher)s or %(partner)s too, not %(holder)s.",
+                    **said,
+                )
+            elif point == "jack":
+                message = _(
+                    "Only one trump was played, the one %(pitcher)s led, so if it was the jack "
+                    "Jack goes to %(pitcher)s too, not %(holder)s.",
+                    **said,
+                )
+            elif partner:
+                message = _(
+                    "Only one trump was played, the one %(pitcher)s led, so High and Low both go "
+                    "to %(pitcher)s or %(partner)s, not %(holder)s.",
+                    **said,
                 )
             else:
-                message = (
-                    f"Only one trump was played, the one {pitcher} led, so High and Low both go "
-                    f"to {to}, not {holder}."
+                message = _(
+                    "Only one trump was played, the one %(pitcher)s led, so High and Low both go "
+                    "to %(pitcher)s, not %(holder)s.",
+                    **said,
                 )
             problems.add(RuleError("single_trump_mismatch", message, point))
         problems.raise_any()
 
-    def player(self, value: Any, where: str, what: str) -> str:
+    def player(self, value: Any, where: str, not_a_name: str) -> str:
+        """``value`` as one of the players; ``not_a_name`` says what is wrong if it is no name."""
         if not isinstance(value, str):
-            raise RuleError("wrong_type", f"{what} must name a player.", where)
+            raise RuleError("wrong_type", not_a_name, where)
         if value not in self.players:
-            raise RuleError("unknown_player", f"{value} is not playing in this game.", where)
+            raise RuleError(
+                "unknown_player", _("%(name)s is not playing in this game.", name=value), where
+            )
         return value
 
     # Notices -----------------------------------------------------------------------------
@@ -649,28 +812,71 @@ class _Table:
         smudged: bool = False,
     ) -> list[str]:
         target = self.options["target"]
-        has = "have" if self.plural else "has"
+        team = self.plural
         notices: list[str] = []
         if smudged:
-            return [f"Smudge! {winners[0]} {'win' if self.plural else 'wins'}."]
+            if team:
+                return [_("Smudge! %(side)s win.", side=winners[0])]
+            return [_("Smudge! %(name)s wins.", name=winners[0])]
         if not winners:
-            must = "one of them must" if self.plural else "must"
             for side in self.sides:
-                if totals[side] >= target:
-                    notices.append(f"{side} {has} {totals[side]} but {must} pitch to win.")
+                if totals[side] < target:
+                    continue
+                if team:
+                    notices.append(
+                        _(
+                            "%(side)s have %(points)s but one of them must pitch to win.",
+                            side=side,
+                            points=totals[side],
+                        )
+                    )
+                else:
+                    notices.append(
+                        _(
+                            "%(name)s has %(points)s but must pitch to win.",
+                            name=side,
+                            points=totals[side],
+                        )
+                    )
             return notices
         winner = winners[0]
-        if set_back:
-            were = "were" if self.plural else "was"
+        if set_back and team:
             notices.append(
-                f"{winner} {were} set back but still {has} {totals[winner]}, "
-                f"enough to win as the pitcher."
+                _(
+                    "%(side)s were set back but still have %(points)s, enough to win as the "
+                    "pitcher.",
+                    side=winner,
+                    points=totals[winner],
+                )
+            )
+        elif set_back:
+            notices.append(
+                _(
+                    "%(name)s was set back but still has %(points)s, enough to win as the pitcher.",
+                    name=winner,
+                    points=totals[winner],
+                )
             )
         ahead = [side for side in self.sides if totals[side] > totals[winner]]
-        if ahead:
-            others = " and ".join(ahead)
+        if ahead and team:
             notices.append(
-                f"{winner} reached {target} as the pitcher and wins, though {others} scored more."
+                _(
+                    "%(side)s reached %(target)s as the pitcher’s side and win, though "
+                    "%(others)s scored more.",
+                    side=winner,
+                    target=target,
+                    others=names(ahead),
+                )
+            )
+        elif ahead:
+            notices.append(
+                _(
+                    "%(name)s reached %(target)s as the pitcher and wins, though %(others)s "
+                    "scored more.",
+                    name=winner,
+                    target=target,
+                    others=names(ahead),
+                )
             )
         return notices
 
@@ -701,34 +907,60 @@ def _check_call(
     dealer may take the contract with a bid equal to a high bid of 1 to 3.
     """
     if call is None or (isinstance(call, str) and not call.strip()):
-        raise RuleError("missing_bid", f"Enter {player}’s call: pass or a bid.", where)
+        raise RuleError(
+            "missing_bid", _("Enter %(name)s’s call: pass or a bid.", name=player), where
+        )
     if isinstance(call, str):
         if call.strip().lower() != "pass":
             raise RuleError(
                 "bid_invalid",
-                f"{player} may pass or bid {min_bid} to {TOP_BID}; “{call}” is not a call.",
+                _(
+                    "%(name)s may pass or bid %(low)s to %(top)s; “%(call)s” is not a call.",
+                    name=player,
+                    low=min_bid,
+                    top=TOP_BID,
+                    call=call,
+                ),
                 where,
             )
         if is_dealer and high == 0:
             raise RuleError(
                 "dealer_must_bid",
-                f"Everyone else passed, so {player} (the dealer) must bid at least 2.",
+                _(
+                    "Everyone else passed, so %(name)s (the dealer) must bid at least %(low)s.",
+                    name=player,
+                    low=DEALER_MIN_BID,
+                ),
                 where,
             )
         return "pass"
     if not _is_int(call):
-        raise RuleError("wrong_type", f"{player}’s call must be “pass” or a whole number.", where)
-    if is_dealer and high == 0 and 0 < call < 2:
+        raise RuleError(
+            "wrong_type",
+            _("%(name)s’s call must be “pass” or a whole number.", name=player),
+            where,
+        )
+    if is_dealer and high == 0 and 0 < call < DEALER_MIN_BID:
         # Before the lowest bid: a dealer everyone passed to must bid at least 2 either way.
         raise RuleError(
             "dealer_min_bid",
-            f"Everyone else passed, so {player} (the dealer) must bid at least 2.",
+            _(
+                "Everyone else passed, so %(name)s (the dealer) must bid at least %(low)s.",
+                name=player,
+                low=DEALER_MIN_BID,
+            ),
             where,
         )
     if not min_bid <= call <= TOP_BID:
         raise RuleError(
             "bid_invalid",
-            f"{player} bid {call}, but a bid must be from {min_bid} to {TOP_BID}.",
+            _(
+                "%(name)s bid %(bid)s, but a bid must be from %(low)s to %(top)s.",
+                name=player,
+                bid=call,
+                low=min_bid,
+                top=TOP_BID,
+            ),
             where,
         )
     steals = is_dealer and may_steal
@@ -736,34 +968,68 @@ def _check_call(
         if steals and call == TOP_BID:
             raise RuleError(
                 "steal_not_allowed",
-                f"{player} cannot steal a bid of {TOP_BID}; the dealer can only pass now.",
+                _(
+                    "%(name)s cannot steal a bid of %(top)s; the dealer can only pass now.",
+                    name=player,
+                    top=TOP_BID,
+                ),
                 where,
             )
-        who = f"{player} (the dealer)" if is_dealer else player
-        raise RuleError(
-            "bid_not_higher",
-            f"After a bid of {TOP_BID} everyone else can only pass, so {who} must pass.",
-            where,
-        )
+        if is_dealer:
+            message = _(
+                "After a bid of %(top)s everyone else can only pass, so %(name)s (the dealer) "
+                "must pass.",
+                top=TOP_BID,
+                name=player,
+            )
+        else:
+            message = _(
+                "After a bid of %(top)s everyone else can only pass, so %(name)s must pass.",
+                top=TOP_BID,
+                name=player,
+            )
+        raise RuleError("bid_not_higher", message, where)
     if steals:
         if call < high:
             raise RuleError(
                 "bid_not_higher",
-                f"The high bid is {high}: {player} (the dealer) may steal it by bidding {high}, "
-                "bid higher, or pass.",
+                _(
+                    "The high bid is %(high)s: %(name)s (the dealer) may steal it by bidding "
+                    "%(high)s, bid higher, or pass.",
+                    high=high,
+                    name=player,
+                ),
                 where,
             )
         return call
     if call <= high:
         if is_dealer:
-            message = (
-                f"The high bid is {high}: {player} (the dealer) must bid more than {high} or "
-                "pass; the dealer may not steal in this game."
+            message = _(
+                "The high bid is %(high)s: %(name)s (the dealer) must bid more than %(high)s or "
+                "pass; the dealer may not steal in this game.",
+                high=high,
+                name=player,
             )
         else:
-            message = f"The high bid is {high}: {player} must bid more than {high} or pass."
+            message = _(
+                "The high bid is %(high)s: %(name)s must bid more than %(high)s or pass.",
+                high=high,
+                name=player,
+            )
         raise RuleError("bid_not_higher", message, where)
     return call
+
+
+def _whole_number(
+    value: Any, where: str, code: str, low: int, high: int, not_whole: str, out_of_range: str
+) -> int:
+    """``value`` as a whole number from ``low`` to ``high``; else a RuleError saying
+    ``not_whole`` (code "wrong_type") or ``out_of_range`` (``code``), whole sentences."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RuleError("wrong_type", not_whole, where)
+    if not low <= value <= high:
+        raise RuleError(code, out_of_range, where)
+    return value
 
 
 RULES = Pitch()
