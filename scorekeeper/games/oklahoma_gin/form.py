@@ -14,6 +14,7 @@ from typing import Any
 
 from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import whole_or_none
+from scorekeeper.games.i18n import _
 
 FIELDS = (
     "upcard",
@@ -35,7 +36,15 @@ def _knocker(raw: str | None, players: list[str]) -> str | None:
         return None
     if raw.isdigit() and int(raw) < len(players):
         return players[int(raw)]
-    raise Refusal("unknown_player", "Choose who knocked: one of the two players.", "knocker")
+    raise Refusal("unknown_player", _("Choose who knocked: one of the two players."), "knocker")
+
+
+def _deadwood(raw: str | None, field: str, not_whole: str) -> int | None:
+    """A deadwood count as a whole number (blank is None), else refused with ``not_whole``."""
+    try:
+        return whole_or_none(raw, "", field)
+    except Refusal:
+        raise Refusal("wrong_type", not_whole, field) from None
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
@@ -54,15 +63,19 @@ def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, A
     knocker = _knocker(_text(form, "knocker"), players)
     entry["knocker"] = knocker
     opponent = next((name for name in players if name != knocker), None) if knocker else None
-    entry["knocker_deadwood"] = whole_or_none(
+    entry["knocker_deadwood"] = _deadwood(
         form.get("knocker_deadwood"),
-        f"{knocker}'s deadwood" if knocker else "The knocker's deadwood",
         "knocker_deadwood",
+        _("%(name)s's deadwood must be a whole number.", name=knocker)
+        if knocker
+        else _("The knocker's deadwood must be a whole number."),
     )
-    entry["opponent_deadwood"] = whole_or_none(
+    entry["opponent_deadwood"] = _deadwood(
         form.get("opponent_deadwood"),
-        f"{opponent}'s deadwood" if opponent else "The opponent's deadwood",
         "opponent_deadwood",
+        _("%(name)s's deadwood must be a whole number.", name=opponent)
+        if opponent
+        else _("The opponent's deadwood must be a whole number."),
     )
     return entry
 

@@ -32,7 +32,10 @@ from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
-from scorekeeper.games.base import whole_number
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import lazy_ngettext
+from scorekeeper.games.i18n import ngettext
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RESULTS = ("knock", "gin", "draw")
@@ -49,6 +52,28 @@ ENTRY_KEYS = (
     "knocker_deadwood",
     "opponent_deadwood",
 )
+#: What the rules say of a deadwood count when the player is not known, by role.
+DEADWOOD_MISSING = {
+    "knocker": N_("Enter the knocker's deadwood."),
+    "opponent": N_("Enter the opponent's deadwood."),
+}
+DEADWOOD_NOT_WHOLE = {
+    "knocker": N_("The knocker's deadwood must be a whole number."),
+    "opponent": N_("The opponent's deadwood must be a whole number."),
+}
+DEADWOOD_OUT_OF_RANGE = {
+    "knocker": N_(
+        "The knocker's deadwood must be from %(low)s to %(high)s.", low=0, high=MAX_DEADWOOD
+    ),
+    "opponent": N_(
+        "The opponent's deadwood must be from %(low)s to %(high)s.", low=0, high=MAX_DEADWOOD
+    ),
+}
+
+
+def _points(points: int) -> str:
+    """A choice label: "100 points"."""
+    return lazy_ngettext("%(num)s point", "%(num)s points", points)
 
 
 def knock_limit(upcard: str) -> int:
@@ -64,24 +89,24 @@ def knock_limit(upcard: str) -> int:
 
 class OklahomaGin(GameRules):
     key = "oklahoma_gin"
-    title = "Oklahoma Gin"
+    title = N_("Oklahoma Gin")
     min_players = 2
     max_players = 2
-    hand_word = "Round"
+    hand_word = N_("Round")
     first_to_act = "plays"
     name_fields = ("knocker",)
     head_to_head = True
     facts = (
-        Fact("rounds_won", "Rounds won"),
-        Fact("gins", "Gins"),
-        Fact("undercuts", "Undercuts made"),
-        Fact("undercut", "Undercut"),
+        Fact("rounds_won", N_("Rounds won")),
+        Fact("gins", N_("Gins")),
+        Fact("undercuts", N_("Undercuts made")),
+        Fact("undercut", N_("Undercut")),
     )
     stats = (
-        Stat("Rounds won", "rounds_won", out_of="hands"),
-        Stat("Gins", "gins"),
-        Stat("Undercuts made", "undercuts"),
-        Stat("Undercut as the knocker", "undercut"),
+        Stat(N_("Rounds won"), "rounds_won", out_of="hands"),
+        Stat(N_("Gins"), "gins"),
+        Stat(N_("Undercuts made"), "undercuts"),
+        Stat(N_("Undercut as the knocker"), "undercut"),
     )
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
@@ -97,12 +122,17 @@ class OklahomaGin(GameRules):
         ]
 
     def csv_columns(self, setup: Setup) -> list[str]:
-        columns = ["Upcard", "Knock limit", "Result", "Knocker", "Knocker deadwood"] + [
-            "Opponent deadwood",
-            "Winner",
+        columns = [
+            _("Upcard"),
+            _("Knock limit"),
+            _("Result"),
+            _("Knocker"),
+            _("Knocker deadwood"),
+            _("Opponent deadwood"),
+            _("Winner"),
         ]
         if setup.options.get("hollywood"):
-            columns.append("Games")
+            columns.append(_("Games"))
         return columns
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
@@ -121,81 +151,93 @@ class OklahomaGin(GameRules):
         return [
             Option(
                 "target",
-                "Game to",
+                N_("Game to"),
                 "int",
                 100,
                 choices=(50, 100, 150, 200, 250),
                 minimum=50,
                 maximum=1000,
-                help="The first player whose total reaches this score wins (in each game, "
-                "with Hollywood scoring).",
-                choice_labels={points: f"{points} points" for points in (50, 100, 150, 200, 250)},
+                help=N_(
+                    "The first player whose total reaches this score wins (in each game, "
+                    "with Hollywood scoring)."
+                ),
+                choice_labels={points: _points(points) for points in (50, 100, 150, 200, 250)},
             ),
             Option(
                 "gin_bonus",
-                "Gin bonus",
+                N_("Gin bonus"),
                 "choice",
                 25,
                 choices=(20, 25),
-                help="Added to the opponent's deadwood when a player goes gin.",
-                choice_labels={20: "20 points", 25: "25 points"},
+                help=N_("Added to the opponent's deadwood when a player goes gin."),
+                choice_labels={points: _points(points) for points in (20, 25)},
             ),
             Option(
                 "undercut_bonus",
-                "Undercut bonus",
+                N_("Undercut bonus"),
                 "choice",
                 10,
                 choices=(10, 20, 25),
-                help="Added to the difference when the knocker is undercut.",
-                choice_labels={10: "10 points", 20: "20 points", 25: "25 points"},
+                help=N_("Added to the difference when the knocker is undercut."),
+                choice_labels={points: _points(points) for points in (10, 20, 25)},
             ),
             Option(
                 "spade_double",
-                "Spades double",
+                N_("Spades double"),
                 "bool",
                 False,
-                help="A spade upcard doubles every score of that round (enter the upcard's suit).",
+                help=N_(
+                    "A spade upcard doubles every score of that round (enter the upcard's suit)."
+                ),
             ),
             Option(
                 "ace_requires_gin",
-                "Ace needs gin",
+                N_("Ace needs gin"),
                 "bool",
                 False,
-                help="When an ace is turned up, only gin can end the round.",
+                help=N_("When an ace is turned up, only gin can end the round."),
             ),
             Option(
                 "game_bonus",
-                "Game bonus",
+                N_("Game bonus"),
                 "choice",
                 0,
                 choices=(0, 100),
-                help="Added to the winner's total when the game ends.",
-                choice_labels={0: "None", 100: "100 points"},
+                help=N_("Added to the winner's total when the game ends."),
+                choice_labels={0: N_("None"), 100: _points(100)},
             ),
             Option(
                 "box_bonus",
-                "Box bonus",
+                N_("Box bonus"),
                 "choice",
                 0,
                 choices=(0, 20, 25),
-                help="Added at game end to each player for every round they won.",
-                choice_labels={0: "None", 20: "20 a round won", 25: "25 a round won"},
+                help=N_("Added at game end to each player for every round they won."),
+                choice_labels={
+                    0: N_("None"),
+                    **{points: N_("%(points)s a round won", points=points) for points in (20, 25)},
+                },
             ),
             Option(
                 "shutout_double",
-                "Shutout doubles",
+                N_("Shutout doubles"),
                 "bool",
                 False,
-                help="If the loser scored nothing, the winner's whole total is doubled.",
+                help=N_("If the loser scored nothing, the winner's whole total is doubled."),
             ),
             Option(
                 "hollywood",
-                "Hollywood (three games at once)",
+                N_("Hollywood (three games at once)"),
                 "bool",
                 False,
-                help="Three games on one sheet: your first win counts in game 1, the second in "
-                "games 1 and 2, every later one in all three. Each game ends, with its own "
-                "bonuses, when someone reaches the target in it; two games of three win.",
+                help=N_(
+                    "Three games on one sheet: your first win counts in game %(first)s, the "
+                    "second in games %(first)s and %(second)s, every later one in all three. "
+                    "Each game ends, with its own bonuses, when someone reaches the target in "
+                    "it; two games of three win.",
+                    first=1,
+                    second=2,
+                ),
             ),
         ]
 
@@ -206,37 +248,67 @@ class OklahomaGin(GameRules):
         hollywood = options["hollywood"]
         if hollywood:
             sentences = [
-                f"Hollywood: three games on one sheet, each to {target}. A player's first win "
-                "counts in game 1, the second in games 1 and 2, every later one in all three "
-                "(games already over are skipped); two games of three win.",
+                _(
+                    "Hollywood: three games on one sheet, each to %(target)s. A player's first "
+                    "win counts in game %(first)s, the second in games %(first)s and %(second)s, "
+                    "every later one in all three (games already over are skipped); two games "
+                    "of three win.",
+                    target=target,
+                    first=1,
+                    second=2,
+                ),
             ]
         else:
-            sentences = [f"Game to {target}: the first to reach it wins."]
+            sentences = [_("Game to %(target)s: the first to reach it wins.", target=target)]
         sentences.append(
-            "Knock with deadwood up to the upcard's value (10 for a 10 or a face card, 1 for "
-            "an ace)."
+            _(
+                "Knock with deadwood up to the upcard's value (%(ten)s for a %(ten)s or a face "
+                "card, %(one)s for an ace).",
+                ten=10,
+                one=1,
+            )
         )
         if options["ace_requires_gin"]:
-            sentences.append("An ace upcard means only gin can end the round.")
+            sentences.append(_("An ace upcard means only gin can end the round."))
         sentences.append(
-            f"Knock: the difference in deadwood. Gin: the opponent's deadwood + "
-            f"{options['gin_bonus']}. Undercut: {options['undercut_bonus']} + the difference."
+            _(
+                "Knock: the difference in deadwood. Gin: the opponent's deadwood + %(gin)s. "
+                "Undercut: %(undercut)s + the difference.",
+                gin=options["gin_bonus"],
+                undercut=options["undercut_bonus"],
+            )
         )
         if options["spade_double"]:
-            sentences.append("A spade upcard doubles every score of the round.")
-        game = "each game" if hollywood else "the game"
-        if options["game_bonus"]:
-            sentences.append(f"The winner of {game} scores {options['game_bonus']} more.")
-        if options["box_bonus"]:
-            counted = " that counted in it" if hollywood else ""
+            sentences.append(_("A spade upcard doubles every score of the round."))
+        game_bonus, box_bonus = options["game_bonus"], options["box_bonus"]
+        if game_bonus and hollywood:
             sentences.append(
-                f"At the end of {game}, every round won{counted} scores {options['box_bonus']} "
-                "more."
+                _("The winner of each game scores %(points)s more.", points=game_bonus)
             )
-        if options["shutout_double"]:
-            nothing = " in it" if hollywood else ""
+        elif game_bonus:
+            sentences.append(_("The winner of the game scores %(points)s more.", points=game_bonus))
+        if box_bonus and hollywood:
             sentences.append(
-                f"If the loser of {game} scored nothing{nothing}, the winner's total is doubled."
+                _(
+                    "At the end of each game, every round won that counted in it scores "
+                    "%(points)s more.",
+                    points=box_bonus,
+                )
+            )
+        elif box_bonus:
+            sentences.append(
+                _(
+                    "At the end of the game, every round won scores %(points)s more.",
+                    points=box_bonus,
+                )
+            )
+        if options["shutout_double"] and hollywood:
+            sentences.append(
+                _("If the loser of each game scored nothing in it, the winner's total is doubled.")
+            )
+        elif options["shutout_double"]:
+            sentences.append(
+                _("If the loser of the game scored nothing, the winner's total is doubled.")
             )
         return sentences
 
@@ -259,7 +331,7 @@ class OklahomaGin(GameRules):
 
         for number, entry in enumerate(entries, start=1):
             if finished:
-                raise RuleError("game_over", "This game is over.", hand=number)
+                raise RuleError("game_over", _("This game is over."), hand=number)
             try:
                 hand = _score_round(number, players[dealer_seat], players, options, entry)
             except RuleError as error:
@@ -279,11 +351,16 @@ class OklahomaGin(GameRules):
             bonuses = _bonuses(winners[0], players, totals, rounds_won, options)
             for line in bonuses:
                 totals[line["player"]] += line["points"]
-            notices.append(f"{winners[0]} wins the game with {totals[winners[0]]} points.")
-        elif hands and hands[-1].info["result"] == "draw":
             notices.append(
-                f"Round {hands[-1].number} was a draw: {players[dealer_seat]} deals again."
+                ngettext(
+                    "%(name)s wins the game with %(num)s point.",
+                    "%(name)s wins the game with %(num)s points.",
+                    totals[winners[0]],
+                    name=winners[0],
+                )
             )
+        elif hands and hands[-1].info["result"] == "draw":
+            notices.append(_draw(hands[-1].number, players[dealer_seat]))
 
         next_round = None if finished else _next_round(len(hands) + 1, dealer_seat, players)
         return State(
@@ -308,7 +385,7 @@ def _score_round(
 ) -> Hand:
     """Check one round and work out who scores what."""
     if not isinstance(entry, Mapping):
-        raise RuleError("wrong_type", "A round must be given as a set of named values.")
+        raise RuleError("wrong_type", _("A round must be given as a set of named values."))
     # Every independent problem is reported at once; the knock limit waits for a valid
     # upcard and deadwood, the knocker's and opponent's deadwood for a result.
     problems = Problems()
@@ -339,7 +416,7 @@ def _score_round(
             )
         if upcard is not None and knocker_deadwood is not None:
             with problems.check():
-                _check_knock(result, upcard, knocker or "the knocker", knocker_deadwood, options)
+                _check_knock(result, upcard, knocker, knocker_deadwood, options)
     problems.raise_any()
     assert upcard is not None and result is not None
     limit = knock_limit(upcard)
@@ -394,43 +471,62 @@ def _score_round(
 
 
 def _check_knock(
-    result: str, upcard: str, knocker: str, deadwood: int, options: Mapping[str, Any]
+    result: str, upcard: str, knocker: str | None, deadwood: int, options: Mapping[str, Any]
 ) -> None:
     """Refuse gin with deadwood, and a knock above the limit (or with an ace under
-    ``ace_requires_gin``). A knock with no deadwood is gin."""
+    ``ace_requires_gin``). A knock with no deadwood is gin. ``knocker`` is None when the
+    knocker is not known (then the messages say "the knocker")."""
     if result == "gin" and deadwood > 0:
-        raise RuleError(
-            "gin_with_deadwood",
-            f"Gin means no deadwood, but {knocker} has {deadwood}. Enter it as a knock instead.",
-            "knocker_deadwood",
-        )
+        if knocker:
+            message = _(
+                "Gin means no deadwood, but %(name)s has %(deadwood)s. Enter it as a knock "
+                "instead.",
+                name=knocker,
+                deadwood=deadwood,
+            )
+        else:
+            message = _(
+                "Gin means no deadwood, but the knocker has %(deadwood)s. Enter it as a knock "
+                "instead.",
+                deadwood=deadwood,
+            )
+        raise RuleError("gin_with_deadwood", message, "knocker_deadwood")
     if result != "knock" or deadwood == 0:
         return
     if upcard == "A" and options["ace_requires_gin"]:
         raise RuleError(
             "knock_above_limit",
-            "An ace was turned up: only gin can end this round.",
+            _("An ace was turned up: only gin can end this round."),
             "knocker_deadwood",
         )
     limit = knock_limit(upcard)
     if deadwood > limit:
-        raise RuleError(
-            "knock_above_limit",
-            f"Knock with {limit} or less: {knocker} has {deadwood}.",
-            "knocker_deadwood",
-        )
+        if knocker:
+            message = _(
+                "Knock with %(limit)s or less: %(name)s has %(deadwood)s.",
+                limit=limit,
+                name=knocker,
+                deadwood=deadwood,
+            )
+        else:
+            message = _(
+                "Knock with %(limit)s or less: the knocker has %(deadwood)s.",
+                limit=limit,
+                deadwood=deadwood,
+            )
+        raise RuleError("knock_above_limit", message, "knocker_deadwood")
 
 
 def _upcard(value: Any) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise RuleError("required", "Enter the upcard that started the discard pile.", "upcard")
+        raise RuleError("required", _("Enter the upcard that started the discard pile."), "upcard")
     if not isinstance(value, str):
-        raise RuleError("wrong_type", "The upcard must be a rank such as A, 7 or K.", "upcard")
+        raise RuleError("wrong_type", _("The upcard must be a rank such as A, 7 or K."), "upcard")
     rank = value.strip().upper()
     if rank not in RANKS:
         raise RuleError(
             "upcard_invalid",
-            f"“{value}” is not a card rank: the upcard is A, 2 to 10, J, Q or K.",
+            _("“%(value)s” is not a card rank: the upcard is A, 2 to 10, J, Q or K.", value=value),
             "upcard",
         )
     return rank
@@ -441,21 +537,21 @@ def _suit(value: Any, required: bool) -> str | None:
         if required:
             raise RuleError(
                 "upcard_invalid",
-                "Spades double is on: enter the suit of the upcard.",
+                _("Spades double is on: enter the suit of the upcard."),
                 "upcard_suit",
             )
         return None
     if not isinstance(value, str):
         raise RuleError(
             "wrong_type",
-            "The upcard's suit must be clubs, diamonds, hearts or spades.",
+            _("The upcard's suit must be clubs, diamonds, hearts or spades."),
             "upcard_suit",
         )
     suit = value.strip().lower()
     if suit not in SUITS:
         raise RuleError(
             "upcard_invalid",
-            f"“{value}” is not a suit: choose clubs, diamonds, hearts or spades.",
+            _("“%(value)s” is not a suit: choose clubs, diamonds, hearts or spades.", value=value),
             "upcard_suit",
         )
     return suit
@@ -463,32 +559,53 @@ def _suit(value: Any, required: bool) -> str | None:
 
 def _result(value: Any) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise RuleError("required", "Enter how the round ended: knock, gin or draw.", "result")
+        raise RuleError("required", _("Enter how the round ended: knock, gin or draw."), "result")
     if not isinstance(value, str) or value.strip().lower() not in RESULTS:
         raise RuleError(
-            "wrong_type", f"“{value}” is not a result: enter knock, gin or draw.", "result"
+            "wrong_type",
+            _("“%(value)s” is not a result: enter knock, gin or draw.", value=value),
+            "result",
         )
     return value.strip().lower()
 
 
 def _knocker(value: Any, players: tuple[str, ...]) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
-        raise RuleError("required", "Enter who ended the round.", "knocker")
+        raise RuleError("required", _("Enter who ended the round."), "knocker")
     if not isinstance(value, str):
-        raise RuleError("wrong_type", "The knocker must be given by name.", "knocker")
+        raise RuleError("wrong_type", _("The knocker must be given by name."), "knocker")
     if value not in players:
-        raise RuleError("unknown_player", f"{value} is not playing in this game.", "knocker")
+        raise RuleError(
+            "unknown_player", _("%(name)s is not playing in this game.", name=value), "knocker"
+        )
     return value
 
 
 def _deadwood(value: Any, player: str | None, where: str, role: str) -> int:
     """A deadwood count; ``player`` is None when the knocker is not known (then the
     messages name the ``role``)."""
-    whose = f"{player}'s" if player else f"the {role}'s"
     if value is None:
-        raise RuleError("required", f"Enter {whose} deadwood.", where)
-    what = f"{whose[0].upper()}{whose[1:]} deadwood"
-    return whole_number(value, what, where, "deadwood_invalid", 0, MAX_DEADWOOD)
+        if player:
+            raise RuleError("required", _("Enter %(name)s's deadwood.", name=player), where)
+        raise RuleError("required", str(DEADWOOD_MISSING[role]), where)
+    if isinstance(value, bool) or not isinstance(value, int):
+        if player:
+            message = _("%(name)s's deadwood must be a whole number.", name=player)
+        else:
+            message = str(DEADWOOD_NOT_WHOLE[role])
+        raise RuleError("wrong_type", message, where)
+    if not 0 <= value <= MAX_DEADWOOD:
+        if player:
+            message = _(
+                "%(name)s's deadwood must be from %(low)s to %(high)s.",
+                name=player,
+                low=0,
+                high=MAX_DEADWOOD,
+            )
+        else:
+            message = str(DEADWOOD_OUT_OF_RANGE[role])
+        raise RuleError("deadwood_invalid", message, where)
+    return value
 
 
 def _bonuses(
@@ -592,7 +709,7 @@ class _Hollywood:
         closed_last: list[dict[str, Any]] = []
         for number, entry in enumerate(entries, start=1):
             if self.finished():
-                raise RuleError("game_over", "This game is over.", hand=number)
+                raise RuleError("game_over", _("This game is over."), hand=number)
             try:
                 hand = _score_round(number, players[dealer_seat], players, self.options, entry)
             except RuleError as error:
@@ -610,8 +727,13 @@ class _Hollywood:
         finished = self.finished()
         winners: list[str] = []
         notices = [
-            f"{column['winner']} wins game {column['number']} with "
-            f"{column['totals'][column['winner']]} points."
+            ngettext(
+                "%(name)s wins game %(game)s with %(num)s point.",
+                "%(name)s wins game %(game)s with %(num)s points.",
+                column["totals"][column["winner"]],
+                name=column["winner"],
+                game=column["number"],
+            )
             for column in closed_last
         ]
         totals = self.totals()
@@ -621,13 +743,17 @@ class _Hollywood:
                 won[column["winner"]] += 1
             winners = [name for name in players if won[name] >= HOLLYWOOD_WINS]
             notices.append(
-                f"{winners[0]} wins {won[winners[0]]} of the {HOLLYWOOD_GAMES} games, with "
-                f"{totals[winners[0]]} points in all."
+                ngettext(
+                    "%(name)s wins %(won)s of the %(games)s games, with %(num)s point in all.",
+                    "%(name)s wins %(won)s of the %(games)s games, with %(num)s points in all.",
+                    totals[winners[0]],
+                    name=winners[0],
+                    won=won[winners[0]],
+                    games=HOLLYWOOD_GAMES,
+                )
             )
         elif hands and hands[-1].info["result"] == "draw":
-            notices.append(
-                f"Round {hands[-1].number} was a draw: {players[dealer_seat]} deals again."
-            )
+            notices.append(_draw(hands[-1].number, players[dealer_seat]))
         state = State(
             sides=list(players),
             teams=None,
@@ -644,6 +770,11 @@ class _Hollywood:
         for hand, after in zip(hands, running, strict=True):
             hand.totals = after
         return state
+
+
+def _draw(number: int, dealer: str) -> str:
+    """The notice after a drawn round."""
+    return _("Round %(number)s was a draw: %(name)s deals again.", number=number, name=dealer)
 
 
 def _next_round(number: int, dealer_seat: int, players: tuple[str, ...]) -> dict[str, Any]:
