@@ -43,7 +43,7 @@ $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/message
 # After adding or changing words: gather them all, then bring every language's .po up to date.
 messages: $(VENV)/.installed-run
 	$(BIN)/pybabel extract -F babel.cfg -k _ -k N_ -k ngettext:1,2 -k lazy_gettext \
-		--no-location --sort-output --project Scorekeeper -o $(TRANSLATIONS)/messages.pot .
+		-k lazy_ngettext:1,2 --no-location --sort-output --project Scorekeeper -o $(TRANSLATIONS)/messages.pot .
 	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching
 
 # A new language: make language LANG=xx (then translate $(TRANSLATIONS)/xx/LC_MESSAGES/messages.po).
