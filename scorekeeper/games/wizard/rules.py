@@ -35,7 +35,11 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
-from scorekeeper.games.readers import join_names
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import lazy_ngettext
+from scorekeeper.games.i18n import names
+from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
 
@@ -81,29 +85,25 @@ def bid_balance(total: int, cards: int) -> str:
     return "even"
 
 
-def _cards_word(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
-
-
 class Wizard(GameRules):
     key = "wizard"
-    title = "Wizard"
+    title = N_("Wizard")
     min_players = 3
     max_players = 6
-    hand_word = "Round"
+    hand_word = N_("Round")
     name_maps = ("bids", "tricks")
     facts = (
-        Fact("bids", "Bids"),
-        Fact("bids_made", "Bids made"),
-        Fact("zero_bids", "Zero bids"),
-        Fact("zero_bids_made", "Zero bids made"),
-        Fact("tricks_off", "Tricks off the bid"),
+        Fact("bids", N_("Bids")),
+        Fact("bids_made", N_("Bids made")),
+        Fact("zero_bids", N_("Zero bids")),
+        Fact("zero_bids_made", N_("Zero bids made")),
+        Fact("tricks_off", N_("Tricks off the bid")),
     )
     stats = (
-        Stat("Bids made", "bids_made", out_of="bids"),
-        Stat("Zero bids made", "zero_bids_made", out_of="zero_bids"),
-        Stat("Tricks off the bid per round", "tricks_off", per="hands"),
-        Stat("Points per round", "points", per="hands"),
+        Stat(N_("Bids made"), "bids_made", out_of="bids"),
+        Stat(N_("Zero bids made"), "zero_bids_made", out_of="zero_bids"),
+        Stat(N_("Tricks off the bid per round"), "tricks_off", per="hands"),
+        Stat(N_("Points per round"), "points", per="hands"),
     )
 
     # Self-description ---------------------------------------------------------------------
@@ -114,21 +114,30 @@ class Wizard(GameRules):
         return [
             Option(
                 "bids_may_not_equal",
-                "Bids may not equal the tricks (hook)",
+                N_("Bids may not equal the tricks (hook)"),
                 "bool",
                 False,
-                help="The bids of a round may not add up to the cards dealt: the dealer, "
-                "bidding last, may not bid the value that would make them equal.",
+                help=N_(
+                    "The bids of a round may not add up to the cards dealt: the dealer, "
+                    "bidding last, may not bid the value that would make them equal."
+                ),
             ),
             Option(
                 "hook_min_cards",
-                "Hook from this many cards",
+                N_("Hook from this many cards"),
                 "int",
                 1,
                 minimum=1,
                 maximum=rounds,
-                help="The hook applies only to rounds of at least this many cards "
-                f"(1 to {rounds} with {count} players); no effect with the hook off.",
+                help=lazy_ngettext(
+                    "The hook applies only to rounds of at least this many cards "
+                    "(%(low)s to %(high)s with %(num)s player); no effect with the hook off.",
+                    "The hook applies only to rounds of at least this many cards "
+                    "(%(low)s to %(high)s with %(num)s players); no effect with the hook off.",
+                    count,
+                    low=1,
+                    high=rounds,
+                ),
             ),
         ]
 
@@ -148,9 +157,9 @@ class Wizard(GameRules):
         return facts
 
     def csv_columns(self, setup: Setup) -> list[str]:
-        columns = ["Cards", "Trump", "Dealer chose trump"]
+        columns = [_("Cards"), _("Trump"), _("Dealer chose trump")]
         for name in setup.players:
-            columns += [f"{name} bid", f"{name} tricks"]
+            columns += [_("%(name)s bid", name=name), _("%(name)s tricks", name=name)]
         return columns
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
@@ -177,7 +186,7 @@ class Wizard(GameRules):
         for index, entry in enumerate(entries):
             number = index + 1
             if number > rounds:
-                raise RuleError("game_over", "This game is over.", hand=number)
+                raise RuleError("game_over", _("This game is over."), hand=number)
             try:
                 hand = self._round(setup, number, rounds, entry, last=index == len(entries) - 1)
             except RuleError as error:
@@ -201,7 +210,7 @@ class Wizard(GameRules):
         self, setup: Setup, number: int, rounds: int, entry: Mapping[str, Any], last: bool
     ) -> Hand:
         if not isinstance(entry, Mapping):
-            raise RuleError("wrong_type", "A round must be given as bids and tricks per player.")
+            raise RuleError("wrong_type", _("A round must be given as bids and tricks per player."))
         players = setup.players
         options = setup.options
         cards = number
@@ -248,7 +257,10 @@ class Wizard(GameRules):
             problems.add(
                 RuleError(
                     "missing_tricks",
-                    f"Round {number} has no tricks yet: enter them before the next round.",
+                    _(
+                        "Round %(number)s has no tricks yet: enter them before the next round.",
+                        number=number,
+                    ),
                     "tricks",
                 )
             )
@@ -298,7 +310,7 @@ class Wizard(GameRules):
         if not isinstance(chosen, bool):
             raise RuleError(
                 "wrong_type",
-                "Whether the dealer chose trump (a Wizard was turned) must be yes or no.",
+                _("Whether the dealer chose trump (a Wizard was turned) must be yes or no."),
                 "trump_chosen",
             )
         value = entry.get("trump")
@@ -306,20 +318,23 @@ class Wizard(GameRules):
         if trump is not None and trump not in (*SUITS, NO_TRUMP):
             raise RuleError(
                 "trump_invalid",
-                "The trump must be clubs, diamonds, hearts, spades or none (a Jester).",
+                _("The trump must be clubs, diamonds, hearts, spades or none (a Jester)."),
                 "trump",
             )
         if final and (trump in SUITS or chosen):
             raise RuleError(
                 "trump_invalid",
-                f"Every card is dealt in the last round (round {number}), so no card is "
-                "turned and there is no trump.",
+                _(
+                    "Every card is dealt in the last round (round %(number)s), so no card is "
+                    "turned and there is no trump.",
+                    number=number,
+                ),
                 "trump_chosen" if chosen and trump not in SUITS else "trump",
             )
         if chosen and trump == NO_TRUMP:
             raise RuleError(
                 "trump_invalid",
-                "A turned Wizard lets the dealer choose a suit; no trump comes from a Jester.",
+                _("A turned Wizard lets the dealer choose a suit; no trump comes from a Jester."),
                 "trump",
             )
         return trump, chosen
@@ -359,8 +374,14 @@ class Wizard(GameRules):
         if state.finished:
             best = state.totals[state.winners[0]]
             if len(state.winners) == 1:
-                return [f"{state.winners[0]} wins with {best}."]
-            return [f"{join_names(state.winners)} share the win with {best}."]
+                return [_("%(name)s wins with %(points)s.", name=state.winners[0], points=best)]
+            return [
+                _(
+                    "%(names)s share the win with %(points)s.",
+                    names=names(state.winners),
+                    points=best,
+                )
+            ]
         notices = []
         upcoming = state.next
         current = state.current
@@ -368,30 +389,80 @@ class Wizard(GameRules):
             dealer = current.dealer
             forbidden = upcoming["forbidden_dealer_bid"]
             if forbidden is not None and dealer not in current.input["bids"]:
-                notices.append(f"{dealer} is the dealer and may not bid {forbidden}.")
+                notices.append(
+                    _(
+                        "%(name)s is the dealer and may not bid %(bid)s.",
+                        name=dealer,
+                        bid=forbidden,
+                    )
+                )
             info = current.info
             if info["trump_chosen"] and info["trump"]:
-                notices.append(f"A Wizard was turned: {dealer} chose {info['trump']} as trump.")
+                notices.append(_chose_trump(dealer, info["trump"]))
             elif current.input.get("trump") == NO_TRUMP:
-                notices.append("A Jester was turned: there is no trump this round.")
+                notices.append(_("A Jester was turned: there is no trump this round."))
             if current.status == "playing":
-                notices.append(
-                    f"Bids total {info['bids_total']} for "
-                    f"{_cards_word(info['cards'])} ({info['balance']})."
-                )
+                notices.append(_bids_total(info["bids_total"], info["cards"]))
         if upcoming["no_trump"]:
             notices.append(
-                f"Round {upcoming['number']} is the last: every card is dealt, so there is "
-                "no trump."
+                _(
+                    "Round %(number)s is the last: every card is dealt, so there is no trump.",
+                    number=upcoming["number"],
+                )
             )
         return notices
+
+
+def _chose_trump(dealer: str, suit: str) -> str:
+    """The notice of a turned Wizard: the suit the dealer chose."""
+    if suit == "clubs":
+        return _("A Wizard was turned: %(name)s chose clubs as trump.", name=dealer)
+    if suit == "diamonds":
+        return _("A Wizard was turned: %(name)s chose diamonds as trump.", name=dealer)
+    if suit == "hearts":
+        return _("A Wizard was turned: %(name)s chose hearts as trump.", name=dealer)
+    return _("A Wizard was turned: %(name)s chose spades as trump.", name=dealer)
+
+
+def _bids_total(total: int, cards: int) -> str:
+    """How the bids of a round compare with its cards: "Bids total 3 for 2 cards (1 over)."."""
+    if total > cards:
+        return ngettext(
+            "Bids total %(total)s for %(num)s card (%(off)s over).",
+            "Bids total %(total)s for %(num)s cards (%(off)s over).",
+            cards,
+            total=total,
+            off=total - cards,
+        )
+    if total < cards:
+        return ngettext(
+            "Bids total %(total)s for %(num)s card (%(off)s under).",
+            "Bids total %(total)s for %(num)s cards (%(off)s under).",
+            cards,
+            total=total,
+            off=cards - total,
+        )
+    return ngettext(
+        "Bids total %(total)s for %(num)s card (even).",
+        "Bids total %(total)s for %(num)s cards (even).",
+        cards,
+        total=total,
+    )
 
 
 def _check_tricks_total(tricks: Mapping[str, int], cards: int) -> None:
     taken = sum(tricks.values())
     if taken != cards:
-        dealt = f"{_cards_word(cards)} {'was' if cards == 1 else 'were'} dealt to each player"
-        raise RuleError("tricks_sum_mismatch", f"Tricks add up to {taken} but {dealt}.", "tricks")
+        raise RuleError(
+            "tricks_sum_mismatch",
+            ngettext(
+                "Tricks add up to %(taken)s but %(num)s card was dealt to each player.",
+                "Tricks add up to %(taken)s but %(num)s cards were dealt to each player.",
+                cards,
+                taken=taken,
+            ),
+            "tricks",
+        )
 
 
 def _check_hook(bids: Mapping[str, int], dealer: str, cards: int) -> None:
@@ -400,8 +471,15 @@ def _check_hook(bids: Mapping[str, int], dealer: str, cards: int) -> None:
     if bids[dealer] == forbidden:
         raise RuleError(
             "hook_violation",
-            f"{dealer} is the dealer and may not bid {forbidden}: "
-            f"the bids would total the {_cards_word(cards)}.",
+            ngettext(
+                "%(name)s is the dealer and may not bid %(bid)s: the bids would total the "
+                "%(num)s card.",
+                "%(name)s is the dealer and may not bid %(bid)s: the bids would total the "
+                "%(num)s cards.",
+                cards,
+                name=dealer,
+                bid=forbidden,
+            ),
             f"bids.{dealer}",
         )
 
