@@ -30,6 +30,9 @@ from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
 
@@ -98,29 +101,29 @@ def team_score(
 
 class Spades(GameRules):
     key = "spades"
-    title = "Spades"
+    title = N_("Spades")
     min_players = 4
     max_players = 4
-    hand_word = "Hand"
+    hand_word = N_("Hand")
     name_maps = ("bids", "tricks")
     name_lists = ("blind_nil",)
     facts = (
-        Fact("contracts", "Contracts bid"),
-        Fact("contracts_made", "Contracts made"),
-        Fact("nils", "Nil bids"),
-        Fact("nils_made", "Nil bids made"),
-        Fact("blind_nils", "Blind nil bids"),
-        Fact("blind_nils_made", "Blind nil bids made"),
-        Fact("bags", "Bags"),
-        Fact("bag_penalties", "Bag penalties"),
+        Fact("contracts", N_("Contracts bid")),
+        Fact("contracts_made", N_("Contracts made")),
+        Fact("nils", N_("Nil bids")),
+        Fact("nils_made", N_("Nil bids made")),
+        Fact("blind_nils", N_("Blind nil bids")),
+        Fact("blind_nils_made", N_("Blind nil bids made")),
+        Fact("bags", N_("Bags")),
+        Fact("bag_penalties", N_("Bag penalties")),
     )
     stats = (
-        Stat("Contracts made", "contracts_made", out_of="contracts"),
-        Stat("Nil bids made", "nils_made", out_of="nils"),
-        Stat("Blind nil bids made", "blind_nils_made", out_of="blind_nils"),
-        Stat("Bags per game", "bags", per="played"),
-        Stat("Bag penalties", "bag_penalties", per="played"),
-        Stat("Points per hand", "points", per="hands"),
+        Stat(N_("Contracts made"), "contracts_made", out_of="contracts"),
+        Stat(N_("Nil bids made"), "nils_made", out_of="nils"),
+        Stat(N_("Blind nil bids made"), "blind_nils_made", out_of="blind_nils"),
+        Stat(N_("Bags per game"), "bags", per="played"),
+        Stat(N_("Bag penalties"), "bag_penalties", per="played"),
+        Stat(N_("Points per hand"), "points", per="hands"),
     )
 
     # Self-description ---------------------------------------------------------------------
@@ -129,34 +132,48 @@ class Spades(GameRules):
         return [
             Option(
                 "target",
-                "Points to win",
+                N_("Points to win"),
                 "choice",
                 500,
                 choices=TARGETS,
-                help="A team at or above this at the end of a hand wins; if both are, the "
-                "higher total wins.",
+                help=N_(
+                    "A team at or above this at the end of a hand wins; if both are, the "
+                    "higher total wins."
+                ),
             ),
             Option(
                 "blind_nil",
-                "Blind nil",
+                N_("Blind nil"),
                 "bool",
                 False,
-                help="A player of a team 100 or more points behind may bid nil before seeing "
-                "the cards: +200 if they take no trick, -200 if they take any.",
+                help=N_(
+                    "A player of a team %(behind)s or more points behind may bid nil before "
+                    "seeing the cards: +%(points)s if they take no trick, -%(points)s if they "
+                    "take any.",
+                    behind=BLIND_NIL_BEHIND,
+                    points=BLIND_NIL_POINTS,
+                ),
             ),
             Option(
                 "bag_penalty",
-                "Bag penalty",
+                N_("Bag penalty"),
                 "bool",
                 True,
-                help="Every 10 overtricks (bags) a team collects cost it 100 points.",
+                help=N_(
+                    "Every %(bags)s overtricks (bags) a team collects cost it %(points)s points.",
+                    bags=BAG_LIMIT,
+                    points=BAG_PENALTY,
+                ),
             ),
             Option(
                 "set_out",
-                "Set out at -200",
+                N_("Set out at %(total)s", total=SET_OUT),
                 "bool",
                 True,
-                help="A team at -200 or below at the end of a hand loses at once.",
+                help=N_(
+                    "A team at %(total)s or below at the end of a hand loses at once.",
+                    total=SET_OUT,
+                ),
             ),
         ]
 
@@ -191,10 +208,15 @@ class Spades(GameRules):
     def csv_columns(self, setup: Setup) -> list[str]:
         columns = []
         for name in setup.players:
-            columns += [f"{name} bid", f"{name} tricks"]
-        columns.append("Blind nil")
+            columns += [_("%(name)s bid", name=name), _("%(name)s tricks", name=name)]
+        columns.append(_("Blind nil"))
         for side in self.sides(setup.players, setup.options):
-            columns += [f"{side} contract", f"{side} made", f"{side} bags", f"{side} bags total"]
+            columns += [
+                _("%(side)s contract", side=side),
+                _("%(side)s made", side=side),
+                _("%(side)s bags", side=side),
+                _("%(side)s bags total", side=side),
+            ]
         return columns
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
@@ -229,7 +251,7 @@ class Spades(GameRules):
         for index, entry in enumerate(entries):
             number = index + 1
             if finished:
-                raise RuleError("game_over", "This game is over.", hand=number)
+                raise RuleError("game_over", _("This game is over."), hand=number)
             last = index == len(entries) - 1
             try:
                 hand = self._hand(setup, number, entry, last, totals, bags)
@@ -282,7 +304,7 @@ class Spades(GameRules):
         bags_before: Mapping[str, int],
     ) -> Hand:
         if not isinstance(entry, Mapping):
-            raise RuleError("wrong_type", "A hand must be given as bids and tricks per player.")
+            raise RuleError("wrong_type", _("A hand must be given as bids and tricks per player."))
         players = setup.players
         options = setup.options
         sides = self.sides(players, options)
@@ -315,7 +337,12 @@ class Spades(GameRules):
                 problems.add(
                     RuleError(
                         "bid_out_of_range",
-                        f"{name} bid blind nil, so {name}'s bid is 0, not {bids[name]}.",
+                        _(
+                            "%(name)s bid blind nil, so %(name)s's bid is %(zero)s, not %(bid)s.",
+                            name=name,
+                            zero=0,
+                            bid=bids[name],
+                        ),
                         f"bids.{name}",
                     )
                 )
@@ -339,7 +366,11 @@ class Spades(GameRules):
                     problems.add(
                         RuleError(
                             "tricks_sum_mismatch",
-                            f"Tricks add up to {taken} but every hand has {CARDS} tricks.",
+                            _(
+                                "Tricks add up to %(taken)s but every hand has %(cards)s tricks.",
+                                taken=taken,
+                                cards=CARDS,
+                            ),
                             "tricks",
                         )
                     )
@@ -347,7 +378,10 @@ class Spades(GameRules):
             problems.add(
                 RuleError(
                     "missing_tricks",
-                    f"Hand {number} has no tricks yet: enter them before the next hand.",
+                    _(
+                        "Hand %(number)s has no tricks yet: enter them before the next hand.",
+                        number=number,
+                    ),
                     "tricks",
                 )
             )
@@ -414,17 +448,25 @@ class Spades(GameRules):
             return []
         if not isinstance(value, list | tuple):
             problems.add(
-                RuleError("wrong_type", "Blind nil must list the players who bid it.", "blind_nil")
+                RuleError(
+                    "wrong_type", _("Blind nil must list the players who bid it."), "blind_nil"
+                )
             )
             return []
         named = []
         for index, name in enumerate(value):
             where = f"blind_nil.{index}"
             if not isinstance(name, str):
-                problems.add(RuleError("wrong_type", "Blind nil must list players by name.", where))
+                problems.add(
+                    RuleError("wrong_type", _("Blind nil must list players by name."), where)
+                )
             elif name not in players:
                 problems.add(
-                    RuleError("unknown_player", f"{name} is not playing in this game.", where)
+                    RuleError(
+                        "unknown_player",
+                        _("%(name)s is not playing in this game.", name=name),
+                        where,
+                    )
                 )
             else:
                 named.append(name)
@@ -432,7 +474,7 @@ class Spades(GameRules):
         if blind and not options["blind_nil"]:
             problems.add(
                 RuleError(
-                    "blind_nil_not_allowed", "Blind nil is not played in this game.", "blind_nil"
+                    "blind_nil_not_allowed", _("Blind nil is not played in this game."), "blind_nil"
                 )
             )
             return blind
@@ -443,15 +485,24 @@ class Spades(GameRules):
                 continue
             other = next(s for s in totals if s != side)
             behind = totals[other] - totals[side]
-            where = "behind by only " + str(behind) if behind > 0 else "not behind"
-            problems.add(
-                RuleError(
-                    "blind_nil_not_allowed",
-                    f"{name} may not bid blind nil: {side} are {where} at the start of this "
-                    f"hand, and blind nil needs {BLIND_NIL_BEHIND} or more behind.",
-                    "blind_nil",
+            if behind > 0:
+                message = _(
+                    "%(name)s may not bid blind nil: %(side)s are behind by only %(behind)s at "
+                    "the start of this hand, and blind nil needs %(needed)s or more behind.",
+                    name=name,
+                    side=side,
+                    behind=behind,
+                    needed=BLIND_NIL_BEHIND,
                 )
-            )
+            else:
+                message = _(
+                    "%(name)s may not bid blind nil: %(side)s are not behind at the start of "
+                    "this hand, and blind nil needs %(needed)s or more behind.",
+                    name=name,
+                    side=side,
+                    needed=BLIND_NIL_BEHIND,
+                )
+            problems.add(RuleError("blind_nil_not_allowed", message, "blind_nil"))
         return blind
 
     # What comes next ----------------------------------------------------------------------
@@ -494,38 +545,70 @@ class Spades(GameRules):
                 if penalty:
                     left = latest.info["bags_total"][side]
                     notices.append(
-                        f"{side} reached {BAG_LIMIT} bags in hand {latest.number}: "
-                        f"{-penalty} points off, {left} {'bag' if left == 1 else 'bags'} "
-                        "carried over."
+                        ngettext(
+                            "%(side)s reached %(limit)s bags in hand %(number)s: %(off)s points "
+                            "off, %(num)s bag carried over.",
+                            "%(side)s reached %(limit)s bags in hand %(number)s: %(off)s points "
+                            "off, %(num)s bags carried over.",
+                            left,
+                            side=side,
+                            limit=BAG_LIMIT,
+                            number=latest.number,
+                            off=-penalty,
+                        )
                     )
         if state.finished:
             winner = state.winners[0]
             loser = next(side for side in state.sides if side != winner)
             if options["set_out"] and totals[loser] <= SET_OUT:
                 notices.append(
-                    f"{loser} are set out at {totals[loser]}: {winner} win with {totals[winner]}."
+                    _(
+                        "%(loser)s are set out at %(lost)s: %(winner)s win with %(won)s.",
+                        loser=loser,
+                        lost=totals[loser],
+                        winner=winner,
+                        won=totals[winner],
+                    )
                 )
             else:
-                notices.append(f"{winner} win with {totals[winner]} to {totals[loser]}.")
+                notices.append(
+                    _(
+                        "%(winner)s win with %(won)s to %(lost)s.",
+                        winner=winner,
+                        won=totals[winner],
+                        lost=totals[loser],
+                    )
+                )
             return notices
         first, second = state.sides
         if totals[first] == totals[second] and (
             totals[first] >= options["target"] or (options["set_out"] and totals[first] <= SET_OUT)
         ):
-            notices.append(f"Both teams have {totals[first]}: another hand decides.")
+            notices.append(
+                _("Both teams have %(points)s: another hand decides.", points=totals[first])
+            )
         upcoming = state.next
         for side, allowed in upcoming["blind_nil_allowed"].items():
             if allowed:
                 notices.append(
-                    f"{side} are {BLIND_NIL_BEHIND} or more behind: either of them may bid "
-                    "blind nil."
+                    _(
+                        "%(side)s are %(behind)s or more behind: either of them may bid blind nil.",
+                        side=side,
+                        behind=BLIND_NIL_BEHIND,
+                    )
                 )
         current = state.current
         if current is not None:
-            contracts = ", ".join(
-                f"{side} {current.info['contract'][side]}" for side in state.sides
+            contract = current.info["contract"]
+            notices.append(
+                _(
+                    "Contracts: %(first)s %(first_bid)s, %(second)s %(second_bid)s.",
+                    first=first,
+                    first_bid=contract[first],
+                    second=second,
+                    second_bid=contract[second],
+                )
             )
-            notices.append(f"Contracts: {contracts}.")
         return notices
 
 
