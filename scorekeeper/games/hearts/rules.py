@@ -29,7 +29,9 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
-from scorekeeper.games.readers import join_names
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import names
 from scorekeeper.games.readers import player_numbers
 
 HAND_POINTS = 26
@@ -71,24 +73,24 @@ def hand_points(
 
 class Hearts(GameRules):
     key = "hearts"
-    title = "Hearts"
+    title = N_("Hearts")
     min_players = 3
     max_players = 6
-    hand_word = "Hand"
+    hand_word = N_("Hand")
     name_fields = ("jack_of_diamonds",)
     name_maps = ("points",)
     facts = (
-        Fact("moons", "Moons shot"),
-        Fact("points_taken", "Points taken"),
-        Fact("clean_hands", "Hands without a point"),
-        Fact("jacks", "Jacks of diamonds taken"),
+        Fact("moons", N_("Moons shot")),
+        Fact("points_taken", N_("Points taken")),
+        Fact("clean_hands", N_("Hands without a point")),
+        Fact("jacks", N_("Jacks of diamonds taken")),
     )
     stats = (
-        Stat("Moons shot", "moons", out_of="hands"),
-        Stat("Points taken per hand", "points_taken", per="hands"),
-        Stat("Points per hand", "points", per="hands"),
-        Stat("Hands without a point", "clean_hands", out_of="hands"),
-        Stat("Jacks of diamonds taken", "jacks", out_of="hands"),
+        Stat(N_("Moons shot"), "moons", out_of="hands"),
+        Stat(N_("Points taken per hand"), "points_taken", per="hands"),
+        Stat(N_("Points per hand"), "points", per="hands"),
+        Stat(N_("Hands without a point"), "clean_hands", out_of="hands"),
+        Stat(N_("Jacks of diamonds taken"), "jacks", out_of="hands"),
     )
 
     # Self-description ---------------------------------------------------------------------
@@ -97,42 +99,60 @@ class Hearts(GameRules):
         return [
             Option(
                 "target",
-                "Game ends at",
+                N_("Game ends at"),
                 "choice",
                 100,
                 choices=(50, 100),
-                help="The game ends after the hand in which a player reaches this total; "
-                "the lowest total wins.",
+                help=N_(
+                    "The game ends after the hand in which a player reaches this total; "
+                    "the lowest total wins."
+                ),
             ),
             Option(
                 "moon",
-                "Shooting the moon",
+                N_("Shooting the moon"),
                 "choice",
                 "plus",
                 choices=("plus", "minus"),
-                help="A player who takes all 26 points either adds 26 to everyone else or "
-                "takes 26 off their own total.",
+                help=N_(
+                    "A player who takes all %(points)s points either adds %(points)s to everyone "
+                    "else or takes %(points)s off their own total.",
+                    points=HAND_POINTS,
+                ),
                 choice_labels={
-                    "plus": "Everyone else scores 26",
-                    "minus": "The shooter scores -26",
+                    "plus": N_("Everyone else scores %(points)s", points=HAND_POINTS),
+                    "minus": N_("The shooter scores %(points)s", points=-HAND_POINTS),
                 },
             ),
             Option(
                 "jack_of_diamonds",
-                "Jack of diamonds -10",
+                N_("Jack of diamonds %(points)s", points=JACK_OF_DIAMONDS),
                 "bool",
                 False,
-                help="Whoever takes the jack of diamonds scores 10 points off.",
+                help=N_(
+                    "Whoever takes the jack of diamonds scores %(points)s points off.",
+                    points=-JACK_OF_DIAMONDS,
+                ),
             ),
             Option(
                 "passing",
-                "Passing",
+                N_("Passing"),
                 "choice",
                 "standard",
                 choices=("standard", "none"),
-                help="Standard: pass three cards left, right, across (4 players), then keep; "
-                "with 3, 5 or 6 players left, right, then keep. None: never pass.",
-                choice_labels={"standard": "Left, right, (across,) keep", "none": "No passing"},
+                help=N_(
+                    "Standard: pass three cards left, right, across (%(four)s players), then "
+                    "keep; with %(three)s, %(five)s or %(six)s players left, right, then keep. "
+                    "None: never pass.",
+                    three=3,
+                    four=4,
+                    five=5,
+                    six=6,
+                ),
+                choice_labels={
+                    "standard": N_("Left, right, (across,) keep"),
+                    "none": N_("No passing"),
+                },
             ),
         ]
 
@@ -150,10 +170,10 @@ class Hearts(GameRules):
         return facts
 
     def csv_columns(self, setup: Setup) -> list[str]:
-        columns = ["Passing", "Moon"]
+        columns = [_("Passing"), _("Moon")]
         if setup.options["jack_of_diamonds"]:
-            columns.append("Jack of diamonds")
-        return columns + [f"{name} taken" for name in setup.players]
+            columns.append(_("Jack of diamonds"))
+        return columns + [_("%(name)s taken", name=name) for name in setup.players]
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
         info = hand.info
@@ -173,7 +193,7 @@ class Hearts(GameRules):
         finished = False
         for number, entry in enumerate(entries, start=1):
             if finished:
-                raise RuleError("game_over", "This game is over.", hand=number)
+                raise RuleError("game_over", _("This game is over."), hand=number)
             try:
                 hand = self._hand(setup, number, entry)
             except RuleError as error:
@@ -201,7 +221,7 @@ class Hearts(GameRules):
 
     def _hand(self, setup: Setup, number: int, entry: Mapping[str, Any]) -> Hand:
         if not isinstance(entry, Mapping):
-            raise RuleError("wrong_type", "A hand must be given as the points per player.")
+            raise RuleError("wrong_type", _("A hand must be given as the points per player."))
         players = setup.players
         options = setup.options
         problems = Problems()
@@ -248,16 +268,20 @@ class Hearts(GameRules):
         if not options["jack_of_diamonds"]:
             raise RuleError(
                 "jack_invalid",
-                "The jack of diamonds scores nothing in this game, so nobody is named for it.",
+                _("The jack of diamonds scores nothing in this game, so nobody is named for it."),
                 "jack_of_diamonds",
             )
         if not isinstance(value, str):
             raise RuleError(
-                "wrong_type", "Name the player who took the jack of diamonds.", "jack_of_diamonds"
+                "wrong_type",
+                _("Name the player who took the jack of diamonds."),
+                "jack_of_diamonds",
             )
         if value not in players:
             raise RuleError(
-                "unknown_player", f"{value} is not playing in this game.", "jack_of_diamonds"
+                "unknown_player",
+                _("%(name)s is not playing in this game.", name=value),
+                "jack_of_diamonds",
             )
         return value
 
@@ -285,27 +309,65 @@ class Hearts(GameRules):
             latest = state.hands[-1]
             shooter = latest.info["moon"]
             if shooter is not None:
+                said = {"name": shooter, "number": latest.number}
                 if setup.options["moon"] == "minus":
-                    effect = f"{shooter} scores -26"
+                    notices.append(
+                        _(
+                            "%(name)s shot the moon in hand %(number)s: %(name)s scores "
+                            "%(points)s.",
+                            points=-HAND_POINTS,
+                            **said,
+                        )
+                    )
                 else:
-                    effect = "everyone else scores 26"
-                notices.append(f"{shooter} shot the moon in hand {latest.number}: {effect}.")
+                    notices.append(
+                        _(
+                            "%(name)s shot the moon in hand %(number)s: everyone else scores "
+                            "%(points)s.",
+                            points=HAND_POINTS,
+                            **said,
+                        )
+                    )
         if state.finished:
             target = setup.options["target"]
             over = [name for name in state.sides if state.totals[name] >= target]
-            reached = f"{join_names(over)} reached {target}"
             best = state.totals[state.winners[0]]
             if len(state.winners) == 1:
-                notices.append(f"{reached}: {state.winners[0]} wins with the lowest total, {best}.")
+                notices.append(
+                    _(
+                        "%(over)s reached %(target)s: %(name)s wins with the lowest total, "
+                        "%(points)s.",
+                        over=names(over),
+                        target=target,
+                        name=state.winners[0],
+                        points=best,
+                    )
+                )
             else:
-                notices.append(f"{reached}: {join_names(state.winners)} share the win with {best}.")
+                notices.append(
+                    _(
+                        "%(over)s reached %(target)s: %(names)s share the win with %(points)s.",
+                        over=names(over),
+                        target=target,
+                        names=names(state.winners),
+                        points=best,
+                    )
+                )
             return notices
         upcoming = state.next
-        if upcoming["passing"] == "none":
-            notices.append(f"Hand {upcoming['number']}: no passing, keep your cards.")
-        else:
-            notices.append(f"Hand {upcoming['number']}: pass three cards {upcoming['passing']}.")
+        notices.append(_passing_notice(upcoming["number"], upcoming["passing"]))
         return notices
+
+
+def _passing_notice(number: int, passing: str) -> str:
+    """Where the cards go before hand ``number``."""
+    if passing == "left":
+        return _("Hand %(number)s: pass three cards left.", number=number)
+    if passing == "right":
+        return _("Hand %(number)s: pass three cards right.", number=number)
+    if passing == "across":
+        return _("Hand %(number)s: pass three cards across.", number=number)
+    return _("Hand %(number)s: no passing, keep your cards.", number=number)
 
 
 def _check_points_total(taken: Mapping[str, int]) -> None:
@@ -313,14 +375,24 @@ def _check_points_total(taken: Mapping[str, int]) -> None:
     if total != HAND_POINTS:
         raise RuleError(
             "points_sum_mismatch",
-            f"The points add up to {total}, but every hand holds {HAND_POINTS} "
-            "(13 hearts and 13 for the queen of spades).",
+            _(
+                "The points add up to %(total)s, but every hand holds %(points)s "
+                "(%(hearts)s hearts and %(queen)s for the queen of spades).",
+                total=total,
+                points=HAND_POINTS,
+                hearts=13,
+                queen=QUEEN_OF_SPADES,
+            ),
             "points",
         )
     if max(taken.values()) < QUEEN_OF_SPADES:
         raise RuleError(
             "points_sum_mismatch",
-            "Whoever took the queen of spades has at least 13 points, but nobody has 13 or more.",
+            _(
+                "Whoever took the queen of spades has at least %(queen)s points, but nobody has "
+                "%(queen)s or more.",
+                queen=QUEEN_OF_SPADES,
+            ),
             "points",
         )
 
