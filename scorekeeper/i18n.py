@@ -104,8 +104,12 @@ def day(value: date | datetime, form: str = "full") -> str:
 
 
 def names(items: list[str]) -> str:
-    """Names as one phrase in the reader's language ("Ann, Ben, and Cy")."""
-    return format_list(items, locale=locale_code())
+    """Names as one phrase in the reader's language ("Ann, Ben and Cy"): Babel's list
+    patterns, English as the rules write it."""
+    code = locale_code()
+    if code == "en":
+        return rules_i18n.english_names(items)
+    return format_list(items, locale=code)
 
 
 class JSONProvider(DefaultJSONProvider):

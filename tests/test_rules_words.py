@@ -22,6 +22,7 @@ def test_plurals_keep_every_placeholder_and_write_the_reader_s_digits(app):
     with app.test_request_context("/api/games"):
         assert ngettext("%(name)s has %(num)s point.", "x", 1, name="Ann") == "Ann has 1 point."
         assert names(["Ann", "Ben"]) == "Ann and Ben"
+        assert names(["Ann", "Ben", "Cy"]) == "Ann, Ben and Cy"  # as the rules write English
 
 
 def test_json_answers_show_lazy_labels_as_the_reader_reads_them(app, monkeypatch):

@@ -12,7 +12,7 @@ holding its English, so it works wherever a string does; it turns into the reade
 language when it is shown: ``str()``, f-strings and ``format``, Jinja (``__html__``), the
 usual string methods, and JSON answers through ``shown`` (the app's JSON encoder calls it).
 Comparing it (``==``, a dict key) uses the English. ``names`` writes a list of names ("Ann,
-Ben, and Cy") as the language does. The app plugs Flask-Babel in with ``use``; without it
+Ben and Cy") as the language does. The app plugs Flask-Babel in with ``use``; without it
 (the rules' own tests) the English is used as it is.
 """
 
@@ -23,19 +23,28 @@ from collections.abc import Callable
 from collections.abc import Iterable
 from typing import Any
 
-_gettext: Callable[[str], str] = lambda message: message  # noqa: E731
-_ngettext: Callable[[str, str, int], str] = lambda one, many, n: one if n == 1 else many  # noqa: E731
+
+def _as_it_is(message: str) -> str:
+    return message
+
+
+def _english_plural(one: str, many: str, count: int) -> str:
+    return one if count == 1 else many
+
+
+_gettext: Callable[[str], str] = _as_it_is
+_ngettext: Callable[[str, str, int], str] = _english_plural
 _number: Callable[[Any], str] = str
 
 
-def _english_names(items: list[str]) -> str:
-    """As Babel writes English lists: "Ann and Ben", "Ann, Ben, and Cy"."""
+def english_names(items: list[str]) -> str:
+    """Names as the English of the app writes them: "Ann and Ben", "Ann, Ben and Cy"."""
     if len(items) <= 2:
         return " and ".join(items)
-    return ", ".join(items[:-1]) + ", and " + items[-1]
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-_names: Callable[[list[str]], str] = _english_names
+_names: Callable[[list[str]], str] = english_names
 
 
 def use(
@@ -53,6 +62,11 @@ def use(
         _number = number
     if names is not None:
         _names = names
+
+
+def plain() -> None:
+    """Back to the English as it is, numbers as Python writes them (the rules' own tests)."""
+    use(_as_it_is, _english_plural, str, english_names)
 
 
 def _fill(text: str, params: dict[str, Any]) -> str:
@@ -77,7 +91,7 @@ def ngettext(one: str, many: str, count: int, **params: Any) -> str:
 
 
 def names(items: Iterable[str]) -> str:
-    """Names (or sides) as one phrase in the reader's language: "Ann, Ben, and Cy"."""
+    """Names (or sides) as one phrase in the reader's language: "Ann, Ben and Cy"."""
     return _names([str(item) for item in items])
 
 

@@ -57,7 +57,7 @@ def test_english_is_used_as_it_is_without_a_catalog():
     )
     assert names(["Ann"]) == "Ann"
     assert names(["Ann", "Ben"]) == "Ann and Ben"
-    assert names(["Ann", "Ben", "Cy"]) == "Ann, Ben, and Cy"
+    assert names(["Ann", "Ben", "Cy"]) == "Ann, Ben and Cy"
 
 
 def test_sentences_are_translated_with_their_placeholders_and_numbers(backwards):
