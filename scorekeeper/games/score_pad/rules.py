@@ -31,7 +31,10 @@ from scorekeeper.games.base import check_option_value
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import resolve_options
 from scorekeeper.games.base import seat_after
-from scorekeeper.games.readers import join_names
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import names
+from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import player_numbers
 
 NAME_LENGTH = (1, 60)
@@ -41,8 +44,8 @@ ENDS = ("open", "target", "rounds")
 #: Options that only count with one way of ending: given with another end, they are ignored.
 END_OPTIONS = {"target": "target", "rounds": "rounds"}
 MISSING = {
-    "target": "Enter the target: this game ends when a total reaches it.",
-    "rounds": "Enter the number of rounds: this game ends after them.",
+    "target": N_("Enter the target: this game ends when a total reaches it."),
+    "rounds": N_("Enter the number of rounds: this game ends after them."),
 }
 
 
@@ -58,17 +61,17 @@ def round_winners(points: Mapping[str, int], lowest: bool) -> list[str]:
 
 class ScorePad(GameRules):
     key = "score_pad"
-    title = "Score pad"
+    title = N_("Score pad")
     min_players = 1
     max_players = 20
-    hand_word = "Round"
+    hand_word = N_("Round")
     name_maps = ("points",)
-    facts = (Fact("rounds_won", "Rounds won"),)
+    facts = (Fact("rounds_won", N_("Rounds won")),)
     stats = (
-        Stat("Games won", "won", out_of="played"),
-        Stat("Rounds won", "rounds_won", out_of="hands"),
-        Stat("Points per round", "points", per="hands"),
-        Stat("Rounds per game", "hands", per="played"),
+        Stat(N_("Games won"), "won", out_of="played"),
+        Stat(N_("Rounds won"), "rounds_won", out_of="hands"),
+        Stat(N_("Points per round"), "points", per="hands"),
+        Stat(N_("Rounds per game"), "hands", per="played"),
     )
 
     # Self-description ---------------------------------------------------------------------
@@ -77,61 +80,70 @@ class ScorePad(GameRules):
         return [
             Option(
                 "name",
-                "Game name",
+                N_("Game name"),
                 "text",
                 None,
                 minimum=NAME_LENGTH[0],
                 maximum=NAME_LENGTH[1],
-                help="What the table is playing (Rummikub, Yahtzee ...): plays with the same "
-                "name are grouped in history and statistics.",
+                help=N_(
+                    "What the table is playing (Rummikub, Yahtzee ...): plays with the same "
+                    "name are grouped in history and statistics."
+                ),
             ),
             Option(
                 "winner",
-                "Winner",
+                N_("Winner"),
                 "choice",
                 "highest",
                 choices=("highest", "lowest"),
-                help="Whether the highest or the lowest total wins.",
-                choice_labels={"highest": "Highest total wins", "lowest": "Lowest total wins"},
+                help=N_("Whether the highest or the lowest total wins."),
+                choice_labels={
+                    "highest": N_("Highest total wins"),
+                    "lowest": N_("Lowest total wins"),
+                },
             ),
             Option(
                 "end",
-                "End of the game",
+                N_("End of the game"),
                 "choice",
                 "open",
                 choices=ENDS,
-                help="When you end it, when a total reaches a target, or after a number of rounds.",
+                help=N_(
+                    "When you end it, when a total reaches a target, or after a number of rounds."
+                ),
                 choice_labels={
-                    "open": "When you end it",
-                    "target": "When a total reaches the target",
-                    "rounds": "After a number of rounds",
+                    "open": N_("When you end it"),
+                    "target": N_("When a total reaches the target"),
+                    "rounds": N_("After a number of rounds"),
                 },
             ),
             Option(
                 "target",
-                "Target",
+                N_("Target"),
                 "int",
                 None,
                 minimum=1,
                 maximum=MAX_TARGET,
-                help="With “when a total reaches the target”: the game ends after the round "
-                "in which someone's total reaches it.",
+                help=N_(
+                    "With “when a total reaches the target”: the game ends after the round "
+                    "in which someone's total reaches it."
+                ),
             ),
             Option(
                 "rounds",
-                "Number of rounds",
+                N_("Number of rounds"),
                 "int",
                 None,
                 minimum=1,
                 maximum=MAX_ROUNDS,
-                help="With “after a number of rounds”: how many rounds are played.",
+                help=N_("With “after a number of rounds”: how many rounds are played."),
             ),
             Option(
                 "dealer",
-                "Show the dealer",
+                N_("Show the dealer"),
                 "bool",
                 False,
-                help="Remind the table who deals: the deal passes to the left each round.",
+                help=N_("Remind the table who deals: the deal passes to the left each round."),
             ),
         ]
 
@@ -157,7 +169,9 @@ class ScorePad(GameRules):
                 continue
             value = raw.get(spec.key)
             if value is None:
-                problems.add(RuleError("option_value", MISSING[spec.key], f"options.{spec.key}"))
+                problems.add(
+                    RuleError("option_value", str(MISSING[spec.key]), f"options.{spec.key}")
+                )
                 continue
             with problems.check():
                 resolved[spec.key] = check_option_value(spec, value)
@@ -180,7 +194,7 @@ class ScorePad(GameRules):
         finished = False
         for number, entry in enumerate(entries, start=1):
             if finished:
-                raise RuleError("game_over", "This game is over.", hand=number)
+                raise RuleError("game_over", _("This game is over."), hand=number)
             try:
                 hand = self._round(setup, number, entry, lowest)
             except RuleError as error:
@@ -208,7 +222,7 @@ class ScorePad(GameRules):
             return state
         if not state.hands:
             raise RuleError(
-                "not_finished", "Enter at least one round before ending the game.", None
+                "not_finished", _("Enter at least one round before ending the game."), None
             )
         return self._finish(setup, dataclasses.replace(state, finished=True))
 
@@ -225,7 +239,7 @@ class ScorePad(GameRules):
     @staticmethod
     def _round(setup: Setup, number: int, entry: Mapping[str, Any], lowest: bool) -> Hand:
         if not isinstance(entry, Mapping):
-            raise RuleError("wrong_type", "A round must be given as the points per player.")
+            raise RuleError("wrong_type", _("A round must be given as the points per player."))
         players = setup.players
         problems = Problems()
         points = player_numbers(
@@ -239,7 +253,7 @@ class ScorePad(GameRules):
             range_code="wrong_type",
             low=None,
             blank=0,
-            empty_message="Enter the points of at least one player for this round.",
+            empty_message=_("Enter the points of at least one player for this round."),
         )
         problems.raise_any()
         assert points is not None
@@ -260,15 +274,42 @@ class ScorePad(GameRules):
         notices = []
         if options["end"] == "target":
             over = [name for name in state.sides if state.totals[name] >= options["target"]]
-            notices.append(f"{join_names(over)} reached {options['target']}: the game is over.")
+            notices.append(
+                _(
+                    "%(names)s reached %(target)s: the game is over.",
+                    names=names(over),
+                    target=options["target"],
+                )
+            )
         elif options["end"] == "rounds":
-            notices.append(f"All {options['rounds']} rounds are played: the game is over.")
+            notices.append(
+                ngettext(
+                    "All %(num)s round is played: the game is over.",
+                    "All %(num)s rounds are played: the game is over.",
+                    options["rounds"],
+                )
+            )
         best = state.totals[state.winners[0]]
-        lowest = " (lowest total)" if state.low_wins else ""
-        if len(state.winners) == 1:
-            notices.append(f"{state.winners[0]} wins with {best}{lowest}.")
+        one = state.winners[0]
+        together = names(state.winners)
+        if len(state.winners) == 1 and state.low_wins:
+            notices.append(
+                _("%(name)s wins with %(points)s (lowest total).", name=one, points=best)
+            )
+        elif len(state.winners) == 1:
+            notices.append(_("%(name)s wins with %(points)s.", name=one, points=best))
+        elif state.low_wins:
+            notices.append(
+                _(
+                    "%(names)s share the win with %(points)s (lowest total).",
+                    names=together,
+                    points=best,
+                )
+            )
         else:
-            notices.append(f"{join_names(state.winners)} share the win with {best}{lowest}.")
+            notices.append(
+                _("%(names)s share the win with %(points)s.", names=together, points=best)
+            )
         state.notices = notices
         return state
 
@@ -292,11 +333,15 @@ class ScorePad(GameRules):
         }
         notices = []
         if options["end"] == "rounds":
-            notices.append(f"Round {number} of {options['rounds']}.")
+            notices.append(
+                _("Round %(number)s of %(rounds)s.", number=number, rounds=options["rounds"])
+            )
         elif options["end"] == "open" and state.hands:
-            notices.append("The game goes on until you end it.")
+            notices.append(_("The game goes on until you end it."))
         if options["dealer"]:
-            notices.append(f"{players[dealer_seat]} deals round {number}.")
+            notices.append(
+                _("%(name)s deals round %(number)s.", name=players[dealer_seat], number=number)
+            )
         state.notices = notices
         return state
 
