@@ -19,10 +19,14 @@ from scorekeeper.errors import Refusal
 from scorekeeper.games import i18n
 from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
+from scorekeeper.games.hearts.rules import RULES as HEARTS
 from scorekeeper.games.oklahoma_gin import form as gin_form
 from scorekeeper.games.oklahoma_gin.rules import RULES as GIN
 from scorekeeper.games.pitch import form as pitch_form
 from scorekeeper.games.pitch.rules import RULES as PITCH
+from scorekeeper.games.score_pad.rules import RULES as SCORE_PAD
+from scorekeeper.games.spades.rules import RULES as SPADES
+from scorekeeper.games.wizard.rules import RULES as WIZARD
 
 GAMES = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
 #: The game modules whose words are all marked (more join as their folders are done).
@@ -30,7 +34,10 @@ MODULES = [
     f"{game}/{module}.py"
     for game in ("pitch", "oklahoma_gin")
     for module in ("__init__", "rules", "form", "schema")
-]
+] + [f"{game}/rules.py" for game in ("wizard", "spades", "hearts", "score_pad")]
+#: Pieces ``readers.player_numbers`` still builds its sentences from (``what=``): its own
+#: sentences are to be made whole there, not in the games.
+READERS_PIECES = {"a bid", "the tricks", "the points"}
 MARKERS = {"_", "N_", "ngettext", "lazy_ngettext"}
 
 
@@ -63,7 +70,8 @@ def unmarked_phrases(source: str) -> list[str]:
 
 @pytest.mark.parametrize("module", MODULES)
 def test_no_phrase_is_left_unmarked(module):
-    assert unmarked_phrases((GAMES / module).read_text()) == []
+    found = unmarked_phrases((GAMES / module).read_text())
+    assert [phrase for phrase in found if phrase not in READERS_PIECES] == []
 
 
 def test_the_check_finds_an_unmarked_phrase():
@@ -95,7 +103,16 @@ def refusals(rules, players, entries, **options) -> list[str]:
     return [error.message for error in caught.value.errors]
 
 
-@pytest.mark.parametrize("rules", [PITCH, GIN])
+def _last_value(spec):
+    """An option's value that turns it on as far as it goes."""
+    if spec.kind == "bool":
+        return True
+    if spec.choices:
+        return spec.choices[-1]
+    return "Yahtzee" if spec.kind == "text" else spec.minimum
+
+
+@pytest.mark.parametrize("rules", [PITCH, GIN, WIZARD, SPADES, HEARTS, SCORE_PAD])
 def test_labels_choices_facts_and_descriptions_are_translated(bracketed, rules):
     assert_marked(rules.title)
     assert_marked(rules.hand_word)
@@ -108,10 +125,7 @@ def test_labels_choices_facts_and_descriptions_are_translated(bracketed, rules):
         assert_marked(fact.label)
     for stat in rules.stats:
         assert_marked(stat.label)
-    every_option = {
-        spec.key: (True if spec.kind == "bool" else spec.choices[-1])
-        for spec in rules.option_specs(rules.max_players)
-    }
+    every_option = {spec.key: _last_value(spec) for spec in rules.option_specs(rules.max_players)}
     for options in ({}, every_option):
         for sentence in rules.describe(options, rules.max_players):
             assert_marked(sentence)
