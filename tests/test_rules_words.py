@@ -33,3 +33,16 @@ def test_json_answers_show_lazy_labels_as_the_reader_reads_them(app, monkeypatch
             {"title": N_("Auction Pitch"), "labels": [lazy_ngettext("%(num)s pt", "x", 1)]}
         )
     assert json.loads(answer.get_data()) == {"title": "AUCTION PITCH", "labels": ["১ pt"]}
+
+
+def test_a_rules_refusal_in_the_api_follows_accept_language_and_keeps_its_code(api):
+    made = api.post("/games", {"game": "pitch", "players": ["Ann", "Ben", "Cy"]}).get_json()
+    wrong = {"number": 1, "pitcher": "Ben", "bid": 9}
+    english = api.post(f"/games/{made['id']}/hands", wrong).get_json()["errors"][0]
+    bengali = api.post(
+        f"/games/{made['id']}/hands", wrong, headers={"Accept-Language": "bn"}
+    ).get_json()["errors"][0]
+    assert english["code"] == bengali["code"] == "bid_invalid"
+    assert english["field"] == bengali["field"] == "bid"
+    assert "Ben’s bid must be from 1 to 4." in english["message"]
+    assert "Ben’s bid must be from ১ to ৪." in bengali["message"]
