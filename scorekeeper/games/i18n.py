@@ -106,7 +106,9 @@ class LazyText(str):
     way of showing it gives the reader's language.
     """
 
-    def __new__(cls, message: str, plural: str | None = None, count: int | None = None, **params):
+    def __new__(
+        cls, message: str, plural: str | None = None, count: int | None = None, /, **params: Any
+    ) -> LazyText:  # positional only: a placeholder may be called "count" or "plural"
         if plural is not None:
             params = {"num": count, **params}
             english = _in_english(message if count == 1 else plural, params)

@@ -93,6 +93,8 @@ def test_lazy_texts_keep_their_placeholders_and_plurals(backwards):
     one = lazy_ngettext("%(num)s point", "%(num)s points", 1)
     assert (seven, one) == ("7 points", "1 point")
     assert (str(seven), str(one)) == ("[many] <7> points", "[one] <1> point")
+    named = N_("%(count)s cards, %(plural)s", count=3, plural="yes")
+    assert (named, str(named)) == ("3 cards, yes", "<3> cards, yes")
 
 
 def test_lazy_texts_survive_copies_and_json(backwards):
