@@ -7,6 +7,7 @@ with the language). English is the fallback.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import date
 from datetime import datetime
 
@@ -19,9 +20,9 @@ from flask import has_request_context
 from flask import request
 from flask_babel import Babel
 from flask_babel import get_locale
-from flask_babel import gettext
-from flask_babel import ngettext
+from flask_babel import get_translations
 from flask_login import current_user
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from scorekeeper.games import i18n as rules_i18n
@@ -29,6 +30,8 @@ from scorekeeper.games import i18n as rules_i18n
 #: The languages of the app, each by its own name (the switch shows them so).
 LANGUAGES = {"en": "English", "su": "Basa Sunda", "lo": "ພາສາລາວ", "bn": "বাংলা"}
 COOKIE = "lang"
+#: Dates of a language written as another locale of it writes them.
+DATE_LOCALES = {"en": "en_GB"}
 
 babel = Babel()
 
@@ -55,16 +58,22 @@ def locale_code() -> str:
     return str(get_locale() or "en")
 
 
+#: The Unicode script of each CLDR numbering system whose digits are not 0-9 (Babel formats
+#: the symbols of a numbering system, not its digits).
+_DIGIT_SCRIPTS = {"beng": "BENGALI", "laoo": "LAO", "deva": "DEVANAGARI", "arab": "ARABIC-INDIC"}
+
+
 def digits_of(code: str) -> str | None:
     """The digits the locale writes numbers with when CLDR says they are not 0-9."""
     locale = Locale.parse(code)
     system = (
         locale.default_numbering_system if hasattr(locale, "default_numbering_system") else "latn"
     )
-    if system == "latn":
+    script = _DIGIT_SCRIPTS.get(system)
+    if script is None:
         return None
-    zero = numbers.format_decimal(0, locale=code, numbering_system="default")
-    return "".join(chr(ord(zero) + offset) for offset in range(10)) if len(zero) == 1 else None
+    zero = ord(unicodedata.lookup(f"{script} DIGIT ZERO"))
+    return "".join(chr(zero + offset) for offset in range(10))
 
 
 def _native_digits(text: str, code: str) -> str:
@@ -81,23 +90,79 @@ def number(value) -> str:
         text = numbers.format_decimal(
             value, format="#,##0.#", locale=code, numbering_system="default"
         )
-    return text.replace("-", "−")
+    return _native_digits(text, code).replace("-", "−")
 
 
 def percent(value) -> str:
     if value is None:
         return "–"
-    return numbers.format_percent(value, locale=locale_code(), numbering_system="default")
+    code = locale_code()
+    return _native_digits(
+        numbers.format_percent(value, locale=code, numbering_system="default"), code
+    )
+
+
+def decimal(value, places: int = 1) -> str:
+    """A number with exactly ``places`` decimals (12.345 -> "12.3"), in the reader's digits."""
+    code = locale_code()
+    pattern = "#,##0." + "0" * places if places else "#,##0"
+    text = numbers.format_decimal(value, format=pattern, locale=code, numbering_system="default")
+    return _native_digits(text, code).replace("-", "−")
 
 
 def day(value: date | datetime, form: str = "full") -> str:
     """A date in the reader's language (and digits)."""
     code = locale_code()
-    return _native_digits(babel_format_date(value, format=form, locale=code), code)
+    # The app's English writes dates the British way (Friday 17 May 2024), as it always has.
+    shown = DATE_LOCALES.get(code, code)
+    return _native_digits(babel_format_date(value, format=form, locale=shown), code)
+
+
+def gettext(message: str) -> str:
+    """``message`` in the reader's language, placeholders left as they are."""
+    return get_translations().ugettext(message)
+
+
+def ngettext(one: str, many: str, count: int) -> str:
+    """The form for ``count`` in the reader's language, placeholders left as they are
+    (Flask-Babel's own ``ngettext`` fills ``%(num)s`` at once, with ASCII digits)."""
+    return get_translations().ungettext(one, many, count)
+
+
+def _shown(variables: dict) -> dict:
+    """Placeholders as the reader writes them: numbers through ``number``."""
+    return {
+        key: number(value)
+        if isinstance(value, int | float) and not isinstance(value, bool)
+        else value
+        for key, value in variables.items()
+    }
+
+
+@pass_context
+def _template_gettext(context, message: str, **variables) -> str:
+    """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
+    format string) with the numbers of the placeholders in the reader's digits."""
+    text = gettext(message)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % _shown(variables)
+
+
+@pass_context
+def _template_ngettext(context, one: str, many: str, count: int, **variables) -> str:
+    variables.setdefault("num", count)
+    text = ngettext(one, many, count)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % _shown(variables)
 
 
 def register(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
+    app.jinja_env.globals.update(
+        _=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext
+    )
     rules_i18n.use(gettext, ngettext, number)
     app.jinja_env.filters["num"] = number
     app.jinja_env.filters["day"] = day

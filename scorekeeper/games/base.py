@@ -25,6 +25,9 @@ from dataclasses import field
 from typing import Any
 from typing import NamedTuple
 
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
+
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
@@ -244,6 +247,137 @@ class State:
         return [side for side in self.sides if self.totals[side] == best]
 
 
+#: The sentences the shared pages say about a game's hands, for each word a game may call
+#: them by (``GameRules.hand_word``): whole sentences, so a language can word each its way.
+HAND_PHRASES: dict[str, dict[str, Callable[..., str]]] = {
+    "Hand": {
+        "word": lambda **p: _("Hand"),
+        "title": lambda **p: _("Hand %(number)s", **p),
+        "title_of": lambda **p: _("Hand %(number)s of %(total)s", **p),
+        "count": lambda count, **p: ngettext("%(num)s hand", "%(num)s hands", count, **p),
+        "entered": lambda count, **p: ngettext(
+            "%(num)s hand entered", "%(num)s hands entered", count, **p
+        ),
+        "so_far": lambda count, **p: ngettext(
+            "In progress: %(num)s hand so far.", "In progress: %(num)s hands so far.", count, **p
+        ),
+        "undo": lambda **p: _("Undo hand %(number)s", **p),
+        "undo_heading": lambda **p: _("Undo hand %(number)s?", **p),
+        "undo_ask": lambda **p: _("Undo hand %(number)s? What was entered for it is removed.", **p),
+        "undo_question": lambda **p: _("What was entered for hand %(number)s is removed.", **p),
+        "reopen": lambda **p: _("Reopen to correct a hand"),
+        "reopened": lambda **p: _(
+            "Reopened for correction: correct a hand from the score sheet, then close the game "
+            "again."
+        ),
+        "table_help": lambda **p: _(
+            "%(game)s · %(players)s. Pick who really sat in each seat (clockwise) and who dealt "
+            "the first hand. Someone who stays keeps what was entered for them; a new name takes "
+            "over what was entered for the player it replaces. Every hand is scored again.",
+            **p,
+        ),
+        "chart_desc": lambda **p: _(
+            "Running totals after each hand, from 0 to the last. Final: %(finals)s.", **p
+        ),
+        "chart_caption": lambda **p: _("Running totals after each hand"),
+        "chart_empty": lambda **p: _("The chart appears once a hand is scored."),
+        "per": lambda **p: _("Points per hand"),
+        "delete_question": lambda count, **p: ngettext(
+            "%(players)s: %(num)s hand entered.", "%(players)s: %(num)s hands entered.", count, **p
+        ),
+        "problem": lambda **p: _("Hand %(number)s: %(message)s", **p),
+        "not_found": lambda **p: _("Hand %(number)s was not found.", **p),
+        "nothing_to_undo": lambda **p: _("There is no hand to undo."),
+        "only_last": lambda **p: _("Only the last hand (hand %(number)s) can be undone.", **p),
+        "already_recorded": lambda **p: _(
+            "Hand %(number)s is already recorded (a second tap, or another phone got there "
+            "first). Nothing was changed.",
+            **p,
+        ),
+        "already_complete": lambda **p: _(
+            "Hand %(number)s is already complete (a second tap, or another phone got there "
+            "first). Nothing was changed.",
+            **p,
+        ),
+        "not_next": lambda count, **p: ngettext(
+            "Hand %(number)s is not next: %(num)s hand recorded so far. Nothing was changed.",
+            "Hand %(number)s is not next: %(num)s hands recorded so far. Nothing was changed.",
+            count,
+            **p,
+        ),
+        "show_earlier": lambda **p: _("Show hands 1 to %(last)s too", **p),
+    },
+    "Round": {
+        "word": lambda **p: _("Round"),
+        "title": lambda **p: _("Round %(number)s", **p),
+        "title_of": lambda **p: _("Round %(number)s of %(total)s", **p),
+        "count": lambda count, **p: ngettext("%(num)s round", "%(num)s rounds", count, **p),
+        "entered": lambda count, **p: ngettext(
+            "%(num)s round entered", "%(num)s rounds entered", count, **p
+        ),
+        "so_far": lambda count, **p: ngettext(
+            "In progress: %(num)s round so far.", "In progress: %(num)s rounds so far.", count, **p
+        ),
+        "undo": lambda **p: _("Undo round %(number)s", **p),
+        "undo_heading": lambda **p: _("Undo round %(number)s?", **p),
+        "undo_ask": lambda **p: _(
+            "Undo round %(number)s? What was entered for it is removed.", **p
+        ),
+        "undo_question": lambda **p: _("What was entered for round %(number)s is removed.", **p),
+        "reopen": lambda **p: _("Reopen to correct a round"),
+        "reopened": lambda **p: _(
+            "Reopened for correction: correct a round from the score sheet, then close the game "
+            "again."
+        ),
+        "table_help": lambda **p: _(
+            "%(game)s · %(players)s. Pick who really sat in each seat (clockwise) and who dealt "
+            "the first round. Someone who stays keeps what was entered for them; a new name takes "
+            "over what was entered for the player it replaces. Every round is scored again.",
+            **p,
+        ),
+        "chart_desc": lambda **p: _(
+            "Running totals after each round, from 0 to the last. Final: %(finals)s.", **p
+        ),
+        "chart_caption": lambda **p: _("Running totals after each round"),
+        "chart_empty": lambda **p: _("The chart appears once a round is scored."),
+        "per": lambda **p: _("Points per round"),
+        "delete_question": lambda count, **p: ngettext(
+            "%(players)s: %(num)s round entered.",
+            "%(players)s: %(num)s rounds entered.",
+            count,
+            **p,
+        ),
+        "problem": lambda **p: _("Round %(number)s: %(message)s", **p),
+        "not_found": lambda **p: _("Round %(number)s was not found.", **p),
+        "nothing_to_undo": lambda **p: _("There is no round to undo."),
+        "only_last": lambda **p: _("Only the last round (round %(number)s) can be undone.", **p),
+        "already_recorded": lambda **p: _(
+            "Round %(number)s is already recorded (a second tap, or another phone got there "
+            "first). Nothing was changed.",
+            **p,
+        ),
+        "already_complete": lambda **p: _(
+            "Round %(number)s is already complete (a second tap, or another phone got there "
+            "first). Nothing was changed.",
+            **p,
+        ),
+        "not_next": lambda count, **p: ngettext(
+            "Round %(number)s is not next: %(num)s round recorded so far. Nothing was changed.",
+            "Round %(number)s is not next: %(num)s rounds recorded so far. Nothing was changed.",
+            count,
+            **p,
+        ),
+        "show_earlier": lambda **p: _("Show rounds 1 to %(last)s too", **p),
+    },
+}
+
+#: Who acts first after the dealer, for each ``GameRules.first_to_act``.
+FIRST_TO_ACT: dict[str, Callable[..., str]] = {
+    "bids": lambda **p: _("%(name)s bids first", **p),
+    "plays": lambda **p: _("%(name)s plays first", **p),
+}
+
+
 class GameRules:
     """The small common interface every game module implements."""
 
@@ -272,6 +406,16 @@ class GameRules:
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
+
+    def phrase(self, key: str, **params: Any) -> str:
+        """A sentence of the shared pages about this game's hands (``HAND_PHRASES``), in the
+        reader's language: ``rules.phrase("undo", number=3)`` is "Undo round 3" in a game
+        whose ``hand_word`` is "Round"."""
+        return HAND_PHRASES.get(self.hand_word, HAND_PHRASES["Hand"])[key](**params)
+
+    def first_phrase(self, **params: Any) -> str:
+        """ "Ann bids first" (or "plays first"), as ``first_to_act`` says."""
+        return FIRST_TO_ACT.get(self.first_to_act, FIRST_TO_ACT["bids"])(**params)
 
     def resolve_options(self, raw: Mapping[str, Any] | None, player_count: int) -> dict[str, Any]:
         """Every option with its effective value; refuses unknown keys and bad values."""
