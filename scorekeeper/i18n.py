@@ -10,10 +10,12 @@ from __future__ import annotations
 import unicodedata
 from datetime import date
 from datetime import datetime
+from datetime import timedelta
 
 from babel import Locale
 from babel import numbers
 from babel.dates import format_date as babel_format_date
+from babel.dates import format_timedelta
 from flask import Flask
 from flask import g
 from flask import has_request_context
@@ -88,7 +90,7 @@ def number(value) -> str:
         text = numbers.format_decimal(value, locale=code, numbering_system="default")
     else:
         text = numbers.format_decimal(
-            value, format="#,##0.#", locale=code, numbering_system="default"
+            value, format="#,##0.####", locale=code, numbering_system="default"
         )
     return _native_digits(text, code).replace("-", "−")
 
@@ -108,6 +110,13 @@ def decimal(value, places: int = 1) -> str:
     pattern = "#,##0." + "0" * places if places else "#,##0"
     text = numbers.format_decimal(value, format=pattern, locale=code, numbering_system="default")
     return _native_digits(text, code).replace("-", "−")
+
+
+def duration(seconds: float) -> str:
+    """How long to wait, in words of the reader's language ("3 minutes")."""
+    code = locale_code()
+    text = format_timedelta(timedelta(seconds=max(1, round(seconds))), locale=code)
+    return _native_digits(text, code)
 
 
 def day(value: date | datetime, form: str = "full") -> str:

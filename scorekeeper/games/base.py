@@ -41,13 +41,22 @@ class RuleError(Exception):
     """
 
     def __init__(
-        self, code: str, message: str, field: str | None = None, hand: int | None = None
+        self,
+        code: str,
+        message: str,
+        field: str | None = None,
+        hand: int | None = None,
+        *,
+        names_hand: bool = False,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
         self.hand = hand
+        #: The message names its hand itself ("Hand 3 has no tricks yet ..."): the app does not
+        #: put "Hand 3:" before it.
+        self.names_hand = names_hand or str(message).startswith(("Hand ", "Round "))
 
     @property
     def errors(self) -> list[RuleError]:
@@ -285,10 +294,10 @@ HAND_PHRASES: dict[str, dict[str, Callable[..., str]]] = {
         "delete_question": lambda count, **p: ngettext(
             "%(players)s: %(num)s hand entered.", "%(players)s: %(num)s hands entered.", count, **p
         ),
-        "problem": lambda **p: _("Hand %(number)s: %(message)s", **p),
+        "problem": lambda **p: _("Hand %(number)s: %(problem)s", **p),
         "not_found": lambda **p: _("Hand %(number)s was not found.", **p),
         "nothing_to_undo": lambda **p: _("There is no hand to undo."),
-        "only_last": lambda **p: _("Only the last hand (hand %(number)s) can be undone.", **p),
+        "only_last": lambda **p: _("Only the last hand (Hand %(number)s) can be undone.", **p),
         "already_recorded": lambda **p: _(
             "Hand %(number)s is already recorded (a second tap, or another phone got there "
             "first). Nothing was changed.",
@@ -306,6 +315,8 @@ HAND_PHRASES: dict[str, dict[str, Callable[..., str]]] = {
             **p,
         ),
         "show_earlier": lambda **p: _("Show hands 1 to %(last)s too", **p),
+        "corrected": lambda **p: _("Hand %(number)s corrected; later hands re-scored.", **p),
+        "removed": lambda **p: _("Hand %(number)s removed.", **p),
     },
     "Round": {
         "word": lambda **p: _("Round"),
@@ -347,10 +358,10 @@ HAND_PHRASES: dict[str, dict[str, Callable[..., str]]] = {
             count,
             **p,
         ),
-        "problem": lambda **p: _("Round %(number)s: %(message)s", **p),
+        "problem": lambda **p: _("Round %(number)s: %(problem)s", **p),
         "not_found": lambda **p: _("Round %(number)s was not found.", **p),
         "nothing_to_undo": lambda **p: _("There is no round to undo."),
-        "only_last": lambda **p: _("Only the last round (round %(number)s) can be undone.", **p),
+        "only_last": lambda **p: _("Only the last round (Round %(number)s) can be undone.", **p),
         "already_recorded": lambda **p: _(
             "Round %(number)s is already recorded (a second tap, or another phone got there "
             "first). Nothing was changed.",
@@ -368,6 +379,8 @@ HAND_PHRASES: dict[str, dict[str, Callable[..., str]]] = {
             **p,
         ),
         "show_earlier": lambda **p: _("Show rounds 1 to %(last)s too", **p),
+        "corrected": lambda **p: _("Round %(number)s corrected; later rounds re-scored.", **p),
+        "removed": lambda **p: _("Round %(number)s removed.", **p),
     },
 }
 
