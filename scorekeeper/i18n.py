@@ -84,14 +84,11 @@ def _native_digits(text: str, code: str) -> str:
 
 
 def number(value) -> str:
-    """A number as the reader writes it (Bengali digits in Bengali; a real minus sign)."""
+    """A number as the reader writes it (Bengali digits in Bengali; a real minus sign).
+    Scores are not grouped in thousands (a score sheet reads 1000, as the table writes it)."""
     code = locale_code()
-    if isinstance(value, int):
-        text = numbers.format_decimal(value, locale=code, numbering_system="default")
-    else:
-        text = numbers.format_decimal(
-            value, format="#,##0.####", locale=code, numbering_system="default"
-        )
+    pattern = "0" if isinstance(value, int) else "0.####"
+    text = numbers.format_decimal(value, format=pattern, locale=code, numbering_system="default")
     return _native_digits(text, code).replace("-", "−")
 
 
@@ -107,7 +104,7 @@ def percent(value) -> str:
 def decimal(value, places: int = 1) -> str:
     """A number with exactly ``places`` decimals (12.345 -> "12.3"), in the reader's digits."""
     code = locale_code()
-    pattern = "#,##0." + "0" * places if places else "#,##0"
+    pattern = "0." + "0" * places if places else "0"
     text = numbers.format_decimal(value, format=pattern, locale=code, numbering_system="default")
     return _native_digits(text, code).replace("-", "−")
 

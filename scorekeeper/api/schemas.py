@@ -26,6 +26,7 @@ from pydantic import model_validator
 from scorekeeper.games import GAMES
 from scorekeeper.games import GamePlugin
 from scorekeeper.games.base import Option
+from scorekeeper.games.i18n import english
 from scorekeeper.games.schema import Bonus
 from scorekeeper.games.schema import Closed
 from scorekeeper.games.schema import NoExtra
@@ -239,7 +240,9 @@ def _option_type(spec: Option, optional: bool) -> Any:
         kind = list[Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]]
     else:
         kind = Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]
-    described = Annotated[kind, Field(description=spec.help or spec.label, title=spec.label)]
+    described = Annotated[
+        kind, Field(description=english(spec.help or spec.label), title=english(spec.label))
+    ]
     return described | None if optional or spec.default is None else described
 
 
@@ -325,7 +328,10 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
     figures = create_model(
         f"{name}Figures",
         __base__=Closed,
-        **{fact.key: (Count, Field(..., description=fact.label)) for fact in plugin.rules.facts},
+        **{
+            fact.key: (Count, Field(..., description=english(fact.label)))
+            for fact in plugin.rules.facts
+        },
     )
     extra = {"head_to_head": (list[HeadToHead], ...)} if plugin.rules.head_to_head else {}
     stats = create_model(
