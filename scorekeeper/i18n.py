@@ -35,8 +35,6 @@ COOKIE = "lang"
 #: Dates of a language written as another locale of it writes them.
 DATE_LOCALES = {"en": "en_GB"}
 
-babel = Babel()
-
 
 def select_locale() -> str:
     if not has_request_context():
@@ -165,7 +163,9 @@ def _template_ngettext(context, one: str, many: str, count: int, **variables) ->
 
 
 def register(app: Flask) -> None:
-    babel.init_app(app, locale_selector=select_locale)
+    # One Babel per app: its catalogs are cached on it, so two apps of one process (the
+    # tests') never share a translation directory's catalogs.
+    Babel(app, locale_selector=select_locale)
     app.jinja_env.globals.update(
         _=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext
     )
