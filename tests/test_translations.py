@@ -394,3 +394,28 @@ def test_a_bengali_page_shows_bengali_digits_and_month(app):
     # Ann bid 1 and took 1 in a 1-card hand: 11 points, her total in Bengali digits.
     assert 'data-total="Ann">১১' in game_page
     assert BENGALI_DIGITS & set(re.sub(r"<[^>]+>", "", game_page))
+
+
+@pytest.mark.parametrize("language", ["su", "lo", "bn"])
+def test_the_main_pages_answer_in_each_language(app, language):
+    client = logged_in_client(app)
+    number = oh_hell_with_hands(client, app)
+    night = client.post("/nights/new", data={"date": "2024-05-17", "name": "Cards"})
+    client.get(f"/language/{language}?next=/")
+    for path in (
+        "/",
+        "/players/",
+        "/games/new",
+        "/games/new?game=oh_hell",
+        f"/games/{number}",
+        f"/games/{number}/hands/1/edit",
+        f"/history/games/{number}",
+        "/nights/",
+        night.headers["Location"],
+        "/stats/",
+        "/stats/oh_hell",
+        "/backup",
+    ):
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert f'<html lang="{language}">' in page.text
