@@ -7,15 +7,14 @@ with the language). English is the fallback.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from datetime import date
 from datetime import datetime
-from datetime import timedelta
 
 from babel import Locale
 from babel import numbers
 from babel.dates import format_date as babel_format_date
-from babel.dates import format_timedelta
 from flask import Flask
 from flask import g
 from flask import has_request_context
@@ -108,10 +107,9 @@ def decimal(value, places: int = 1) -> str:
 
 
 def duration(seconds: float) -> str:
-    """How long to wait, in words of the reader's language ("3 minutes")."""
-    code = locale_code()
-    text = format_timedelta(timedelta(seconds=max(1, round(seconds))), locale=code)
-    return _native_digits(text, code)
+    """How long to wait, rounded up to whole minutes, in the reader's words ("3 minutes")."""
+    minutes = max(1, math.ceil(seconds / 60))
+    return rules_i18n.ngettext("%(num)s minute", "%(num)s minutes", minutes)
 
 
 def day(value: date | datetime, form: str = "full") -> str:
