@@ -268,6 +268,27 @@ def test_a_refusal_and_the_shared_view_are_marked(pseudo_app):
     assert_marked(pseudo_app.test_client().get(link))
 
 
+def test_a_finished_game_is_marked(pseudo_app):
+    client = logged_in_client(pseudo_app)
+    seats = {"Ann": 1, "Ben": 2, "Cy": 3}
+    options = {"sequence": "custom", "custom_sizes": "1", "hook": True}
+    number = game_id(start_game(client, pseudo_app, "oh_hell", seats, **options))
+    page = f"/games/{number}"
+    # Ann deals and bids last: her 0 would make the bids total the 1 card (the hook).
+    bids = {"phase": "bids", "number": "1", "bid-0": "0", "bid-1": "1", "bid-2": "0"}
+    assert_marked(client.post(f"{page}/hands", data=bids), 422)
+    bids["bid-0"] = "1"
+    assert client.post(f"{page}/hands", data=bids).status_code == 302
+    tricks = {"phase": "tricks", "trick-0": "1", "trick-1": "0", "trick-2": "0"}
+    finished = client.post(f"{page}/hands/1", data=tricks, follow_redirects=True)
+    assert_marked(finished)
+    assert "⟦Game over⟧" in finished.text
+    assert_marked(client.post(f"{page}/close", follow_redirects=True))
+    assert_marked(client.post(f"{page}/reopen", follow_redirects=True))
+    assert_marked(client.get(f"/history/games/{number}"))
+    assert_marked(client.get("/stats/oh_hell"))
+
+
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_each_game_s_pages_are_marked(pseudo_app, key, request):
     if key in NOT_YET_MARKED:
