@@ -367,7 +367,7 @@ def game_brief(game: Game) -> dict:
     return {
         "id": game.id,
         "game": game.kind,
-        "title": GAMES[game.kind].title,
+        "title": str(GAMES[game.kind].title),
         "players": game.players,
         "status": game.status,
         "hands": game.hand_count,

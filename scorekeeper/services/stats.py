@@ -138,7 +138,7 @@ class KindStats:
     def to_json(self) -> dict:
         data: dict[str, Any] = {
             "game": self.kind,
-            "title": self.title,
+            "title": str(self.title),
             "played": self.played,
             "won": self.won,
             "in_progress": self.in_progress,
