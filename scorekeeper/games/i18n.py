@@ -29,11 +29,6 @@ def use(gettext: Callable, ngettext: Callable, number: Callable | None = None) -
         _number = number
 
 
-def number(value: Any) -> str:
-    """A number as the reader writes it (Bengali digits in Bengali)."""
-    return _number(value)
-
-
 def _fill(text: str, params: dict[str, Any]) -> str:
     if not params:
         return text
@@ -71,21 +66,6 @@ class LazyText(str):
 
         return str(escape(str(self)))
 
-    @property
-    def source(self) -> str:
-        """The English, placeholders filled in (for what stays English: the API's document)."""
-        text = str.__str__(self)
-        return text % self.params if self.params else text
-
-    def __eq__(self, other: object) -> bool:
-        return str(self) == other
-
-    def __ne__(self, other: object) -> bool:
-        return str(self) != other
-
-    def __hash__(self) -> int:
-        return hash(str(self))
-
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)
 
@@ -105,10 +85,16 @@ class LazyText(str):
         return str(self).upper()
 
 
-def english(text: Any) -> Any:
-    """A lazy text's English (``LazyText.source``); anything else as it is."""
-    return text.source if isinstance(text, LazyText) else text
-
-
 def N_(message: str, **params: Any) -> LazyText:  # noqa: N802 (the usual name for it)
     return LazyText(message, **params)
+
+
+def number(value: Any) -> str:
+    """A number as the reader writes it (Bengali digits in Bengali)."""
+    return _number(value)
+
+
+def english(text: str) -> str:
+    """A plain ``str`` of the English of ``text`` (a lazy text or not): for documents that stay
+    in English, such as the API's schema."""
+    return str.__str__(text)

@@ -80,7 +80,10 @@ def join_names(names) -> str:
     names = list(names)
     if len(names) <= 1:
         return "".join(names)
-    return format_list(names, locale=locale_code())
+    code = locale_code()
+    if code == "en":  # the app's English, as it always wrote lists (no Oxford comma)
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    return format_list(names, locale=code)
 
 
 def hands(count: int, rules) -> str:

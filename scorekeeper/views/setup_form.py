@@ -11,15 +11,13 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
-from babel.lists import format_list
-
 from scorekeeper.errors import Refusal
 from scorekeeper.games import GameRules
 from scorekeeper.games import Option
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
-from scorekeeper.i18n import locale_code
 from scorekeeper.models import Player
+from scorekeeper.views.helpers import join_names
 
 #: Hints that replace an option's own help on the form (where it depends on the table).
 OPTION_HINTS = {
@@ -57,7 +55,7 @@ def read_setup(
     for seat in seats:
         if seats.count(seat) > 1:
             sharing = [name for s, name, _key in seated if s == seat]
-            who = format_list(sharing, locale=locale_code())
+            who = join_names(sharing)
             raise Refusal(
                 "player_count",
                 _("%(names)s are both in seat %(seat)s.", names=who, seat=seat),

@@ -368,9 +368,9 @@ class OhHell(GameRules):
                 choices=(5, 10, 20),
                 help=N_("What a made bid scores on top of its tricks."),
                 choice_labels={
-                    5: N_("%(points)s points", points=5),
-                    10: N_("%(points)s points", points=10),
-                    20: N_("%(points)s points", points=20),
+                    5: N_("5 points"),
+                    10: N_("10 points"),
+                    20: N_("20 points"),
                 },
             ),
             Option(
@@ -384,8 +384,8 @@ class OhHell(GameRules):
                     "missed bid scores its tricks)."
                 ),
                 choice_labels={
-                    1: N_("%(points)s point", points=1),
-                    10: N_("%(points)s points", points=10),
+                    1: N_("1 point"),
+                    10: N_("10 points"),
                 },
             ),
             Option(
@@ -400,8 +400,8 @@ class OhHell(GameRules):
                 ),
                 choice_labels={
                     0: N_("None"),
-                    5: N_("%(minus)s5 per trick off", minus=MINUS),
-                    10: N_("%(minus)s10 per trick off", minus=MINUS),
+                    5: N_("−5 per trick off"),
+                    10: N_("−10 per trick off"),
                 },
             ),
             Option(
