@@ -98,7 +98,9 @@ def register_extensions(app: Flask) -> None:
     compress.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
-    login_manager.login_message = "Log in to keep score."
+    from flask_babel import lazy_gettext
+
+    login_manager.login_message = lazy_gettext("Log in to keep score.")
     login_manager.login_message_category = "info"
     login_manager.session_protection = "basic"
 

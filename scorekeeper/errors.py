@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the rules import nothing of the app, and this module nothing of them
+    from scorekeeper.games.base import GameRules
     from scorekeeper.games.base import RuleError
 
 #: HTTP status for each error code that is not a plain 422 "against the rules".
@@ -49,6 +50,7 @@ class Refusal(Exception):
         field: str | None = None,
         problems: Iterable[Problem] | None = None,
     ) -> None:
+        message = str(message)  # a lazy text (``N_``) in the reader's language, now
         super().__init__(message)
         self.problems = list(problems) if problems else [Problem(code, message, field)]
         first = self.problems[0]
@@ -66,14 +68,18 @@ class Refusal(Exception):
         return min(STATUS_BY_CODE.get(problem.code, 422) for problem in self.problems)
 
     @classmethod
-    def from_rule(cls, error: RuleError, hand_word: str = "Hand") -> Refusal:
+    def from_rule(cls, error: RuleError, rules: GameRules | None = None) -> Refusal:
         """The rules' refusal (every problem they found), each message naming the hand (or
-        round) it concerns."""
+        round) it concerns (in the words of ``rules``, the game's)."""
         problems = []
         for each in error.errors:
-            message = each.message
-            if each.hand is not None and not message.startswith(("Hand ", "Round ")):
-                message = f"{hand_word} {each.hand}: {message}"
+            message = str(each.message)
+            if (
+                each.hand is not None
+                and rules is not None
+                and not getattr(each, "names_hand", False)
+            ):
+                message = rules.phrase("problem", number=each.hand, problem=message)
             problems.append(Problem(each.code, message, each.field))
         return cls.of(problems)
 
@@ -82,5 +88,9 @@ class Refusal(Exception):
 
 
 class NotFound(Refusal):
-    def __init__(self, what: str = "That") -> None:
-        super().__init__("not_found", f"{what} was not found.")
+    """Nothing of that id here; ``message`` says what ("That game was not found.")."""
+
+    def __init__(self, message: str | None = None) -> None:
+        from scorekeeper.games.i18n import _
+
+        super().__init__("not_found", message or _("That was not found."))

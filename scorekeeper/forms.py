@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import BooleanField
@@ -16,34 +18,38 @@ from scorekeeper.errors import Refusal
 
 class SignupForm(FlaskForm):
     username = StringField(
-        "Username", render_kw={"autocomplete": "username", "autocapitalize": "none"}
+        lazy_gettext("Username"), render_kw={"autocomplete": "username", "autocapitalize": "none"}
     )
-    password = PasswordField("Password", render_kw={"autocomplete": "new-password"})
-    confirm = PasswordField("Password again", render_kw={"autocomplete": "new-password"})
-    submit = SubmitField("Sign up")
+    password = PasswordField(lazy_gettext("Password"), render_kw={"autocomplete": "new-password"})
+    confirm = PasswordField(
+        lazy_gettext("Password again"), render_kw={"autocomplete": "new-password"}
+    )
+    submit = SubmitField(lazy_gettext("Sign up"))
 
     def validate_confirm(self, field) -> None:
         if field.data != self.password.data:
-            raise ValidationError("The two passwords differ.")
+            raise ValidationError(_("The two passwords differ."))
 
 
 class LoginForm(FlaskForm):
     username = StringField(
-        "Username", render_kw={"autocomplete": "username", "autocapitalize": "none"}
+        lazy_gettext("Username"), render_kw={"autocomplete": "username", "autocapitalize": "none"}
     )
-    password = PasswordField("Password", render_kw={"autocomplete": "current-password"})
-    remember = BooleanField("Stay logged in on this phone", default=True)
-    submit = SubmitField("Log in")
+    password = PasswordField(
+        lazy_gettext("Password"), render_kw={"autocomplete": "current-password"}
+    )
+    remember = BooleanField(lazy_gettext("Stay logged in on this phone"), default=True)
+    submit = SubmitField(lazy_gettext("Log in"))
 
 
 class PlayerForm(FlaskForm):
-    name = StringField("Name", render_kw={"autocomplete": "off", "maxlength": 40})
-    submit = SubmitField("Add player")
+    name = StringField(lazy_gettext("Name"), render_kw={"autocomplete": "off", "maxlength": 40})
+    submit = SubmitField(lazy_gettext("Add player"))
 
 
 class RenameForm(FlaskForm):
-    name = StringField("New name", render_kw={"autocomplete": "off", "maxlength": 40})
-    submit = SubmitField("Rename")
+    name = StringField(lazy_gettext("New name"), render_kw={"autocomplete": "off", "maxlength": 40})
+    submit = SubmitField(lazy_gettext("Rename"))
 
 
 class ActionForm(FlaskForm):
@@ -67,17 +73,23 @@ def show_refusal(form: FlaskForm, refusal: Refusal) -> None:
 class NightForm(FlaskForm):
     """A game night. The date is read as typed; the nights service checks and words it."""
 
-    date = StringField("Date", render_kw={"type": "date"})
+    date = StringField(lazy_gettext("Date"), render_kw={"type": "date"})
     name = StringField(
-        "Name (optional)", render_kw={"maxlength": 80, "placeholder": "Friday cards"}
+        lazy_gettext("Name (optional)"),
+        render_kw={"maxlength": 80, "placeholder": lazy_gettext("Friday cards")},
     )
-    place = StringField("Place (optional)", render_kw={"maxlength": 80, "placeholder": "At Ann's"})
-    notes = TextAreaField("Notes (optional)", render_kw={"rows": 3, "maxlength": 2000})
-    submit = SubmitField("Start the night")
+    place = StringField(
+        lazy_gettext("Place (optional)"),
+        render_kw={"maxlength": 80, "placeholder": lazy_gettext("At Ann's")},
+    )
+    notes = TextAreaField(
+        lazy_gettext("Notes (optional)"), render_kw={"rows": 3, "maxlength": 2000}
+    )
+    submit = SubmitField(lazy_gettext("Start the night"))
 
 
 class RestoreForm(FlaskForm):
     """Upload a backup file; the backup service reads and checks it."""
 
-    backup = FileField("Backup file", render_kw={"accept": ".json,application/json"})
-    submit = SubmitField("Restore this backup")
+    backup = FileField(lazy_gettext("Backup file"), render_kw={"accept": ".json,application/json"})
+    submit = SubmitField(lazy_gettext("Restore this backup"))

@@ -7,6 +7,7 @@ with the language). English is the fallback.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from datetime import date
 from datetime import datetime
@@ -24,6 +25,7 @@ from flask_babel import Babel
 from flask_babel import get_locale
 from flask_babel import get_translations
 from flask_login import current_user
+from jinja2 import pass_context
 from markupsafe import Markup
 
 from scorekeeper.games import i18n as rules_i18n
@@ -31,8 +33,8 @@ from scorekeeper.games import i18n as rules_i18n
 #: The languages of the app, each by its own name (the switch shows them so).
 LANGUAGES = {"en": "English", "su": "Basa Sunda", "lo": "ພາສາລາວ", "bn": "বাংলা"}
 COOKIE = "lang"
-
-babel = Babel()
+#: Dates of a language written as another locale of it writes them.
+DATE_LOCALES = {"en": "en_GB"}
 
 
 def select_locale() -> str:
@@ -77,14 +79,11 @@ def _native_digits(text: str, code: str) -> str:
 
 
 def number(value) -> str:
-    """A number as the reader writes it (Bengali digits in Bengali; a real minus sign)."""
+    """A number as the reader writes it (Bengali digits in Bengali; a real minus sign).
+    Scores are not grouped in thousands (a score sheet reads 1000, as the table writes it)."""
     code = locale_code()
-    if isinstance(value, int):
-        text = numbers.format_decimal(value, locale=code, numbering_system="default")
-    else:
-        text = numbers.format_decimal(
-            value, format="#,##0.#", locale=code, numbering_system="default"
-        )
+    pattern = "0" if isinstance(value, int) else "0.####"
+    text = numbers.format_decimal(value, format=pattern, locale=code, numbering_system="default")
     return _native_digits(text, code).replace("-", "−")
 
 
@@ -97,10 +96,66 @@ def percent(value) -> str:
     )
 
 
+def decimal(value, places: int = 1) -> str:
+    """A number with exactly ``places`` decimals (12.345 -> "12.3"), in the reader's digits."""
+    code = locale_code()
+    pattern = "0." + "0" * places if places else "0"
+    text = numbers.format_decimal(value, format=pattern, locale=code, numbering_system="default")
+    return _native_digits(text, code).replace("-", "−")
+
+
+def duration(seconds: float) -> str:
+    """How long to wait, rounded up to whole minutes, in the reader's words ("3 minutes")."""
+    minutes = max(1, math.ceil(seconds / 60))
+    return rules_i18n.ngettext("%(num)s minute", "%(num)s minutes", minutes)
+
+
 def day(value: date | datetime, form: str = "full") -> str:
     """A date in the reader's language (and digits)."""
     code = locale_code()
-    return _native_digits(babel_format_date(value, format=form, locale=code), code)
+    # The app's English writes dates the British way (Friday 17 May 2024), as it always has.
+    shown = DATE_LOCALES.get(code, code)
+    return _native_digits(babel_format_date(value, format=form, locale=shown), code)
+
+
+def gettext(message: str) -> str:
+    """``message`` in the reader's language, placeholders left as they are."""
+    return get_translations().ugettext(message)
+
+
+def ngettext(one: str, many: str, count: int) -> str:
+    """The form for ``count`` in the reader's language, placeholders left as they are
+    (Flask-Babel's own ``ngettext`` fills ``%(num)s`` at once, with ASCII digits)."""
+    return get_translations().ungettext(one, many, count)
+
+
+def _shown(variables: dict) -> dict:
+    """Placeholders as the reader writes them: numbers through ``number``."""
+    return {
+        key: number(value)
+        if isinstance(value, int | float) and not isinstance(value, bool)
+        else value
+        for key, value in variables.items()
+    }
+
+
+@pass_context
+def _template_gettext(context, message: str, **variables) -> str:
+    """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
+    format string) with the numbers of the placeholders in the reader's digits."""
+    text = gettext(message)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % _shown(variables)
+
+
+@pass_context
+def _template_ngettext(context, one: str, many: str, count: int, **variables) -> str:
+    variables.setdefault("num", count)
+    text = ngettext(one, many, count)
+    if context.eval_ctx.autoescape:
+        text = Markup(text)
+    return text % _shown(variables)
 
 
 def names(items: list[str]) -> str:
@@ -120,15 +175,15 @@ class JSONProvider(DefaultJSONProvider):
 
 
 def register(app: Flask) -> None:
-    babel.init_app(app, locale_selector=select_locale)
+    # One Babel per app: its catalogs are cached on it, so two apps of one process (the
+    # tests') never share a translation directory's catalogs.
+    Babel(app, locale_selector=select_locale)
+    app.jinja_env.globals.update(
+        _=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext
+    )
     # The rules fill their placeholders themselves (numbers in the reader's digits), so they
     # get the catalog's texts as they are (Flask-Babel's ngettext would fill in ``num`` only).
-    rules_i18n.use(
-        lambda message: get_translations().ugettext(message),
-        lambda one, many, count: get_translations().ungettext(one, many, count),
-        number,
-        names,
-    )
+    rules_i18n.use(gettext, ngettext, number, names)
     app.json = JSONProvider(app)
     app.jinja_env.filters["num"] = number
     app.jinja_env.filters["day"] = day

@@ -13,6 +13,7 @@ from __future__ import annotations
 import unicodedata
 
 from scorekeeper.errors import Refusal
+from scorekeeper.games.i18n import _
 
 #: Line breaks and tabs inside a one-line value are read as spaces.
 _SPACES = str.maketrans({"\t": " ", "\n": " ", "\r": " ", "\u2028": " ", "\u2029": " "})
@@ -50,8 +51,8 @@ def _ignorable(char: str) -> bool:
 def _describe(char: str) -> str:
     code = ord(char)
     if 0xD800 <= code <= 0xDFFF:
-        return f"a lone surrogate, U+{code:04X}"
-    name = unicodedata.name(char, "") or "a control character"
+        return _("a lone surrogate, U+%(code)s", code=f"{code:04X}")
+    name = unicodedata.name(char, "") or _("a control character")
     return f"U+{code:04X} {name}"
 
 
@@ -60,15 +61,19 @@ def _check_characters(text: str, what: str, field: str | None, code: str) -> Non
         if _refused(char):
             raise Refusal(
                 code,
-                f"{what} holds an invisible or control character ({_describe(char)}): "
-                "type it again without it.",
+                _(
+                    "%(what)s holds an invisible or control character (%(character)s): "
+                    "type it again without it.",
+                    what=what,
+                    character=_describe(char),
+                ),
                 field,
             )
 
 
 def _normal(value: object, what: str, field: str | None, code: str) -> str:
     if not isinstance(value, str):
-        raise Refusal("wrong_type", f"{what} must be text.", field)
+        raise Refusal("wrong_type", _("%(what)s must be text.", what=what), field)
     # Surrogates first: NFKC would pass them through, and nothing can store them.
     for char in value:
         if 0xD800 <= ord(char) <= 0xDFFF:
@@ -105,7 +110,12 @@ def clean_line(
     if len(text) > max_len:
         raise Refusal(
             too_long_code or code,
-            f"{what} can be at most {max_len} characters ({len(text)} given).",
+            _(
+                "%(what)s can be at most %(most)s characters (%(given)s given).",
+                what=what,
+                most=max_len,
+                given=len(text),
+            ),
             field,
         )
     return text
@@ -127,7 +137,12 @@ def clean_lines(
     if len(text) > max_len:
         raise Refusal(
             too_long_code or code,
-            f"{what} can be at most {max_len} characters ({len(text)} given).",
+            _(
+                "%(what)s can be at most %(most)s characters (%(given)s given).",
+                what=what,
+                most=max_len,
+                given=len(text),
+            ),
             field,
         )
     return text

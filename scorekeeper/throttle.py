@@ -120,7 +120,12 @@ def _known_device_login() -> bool:
 def _address_refused(limit):
     """The answer to a client address over its limit: JSON for the API, else the form."""
     wait = max(1.0, limit.reset_at - time.time())
-    message = f"Too many login attempts from your network. Try again in {wait_words(wait)}."
+    from scorekeeper.games.i18n import _
+    from scorekeeper.i18n import duration
+
+    message = _(
+        "Too many login attempts from your network. Try again in %(wait)s.", wait=duration(wait)
+    )
     if request.path.startswith("/api/"):
         response = jsonify(
             {"errors": [{"code": "too_many_attempts", "field": None, "message": message}]}

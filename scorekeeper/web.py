@@ -17,14 +17,15 @@ from flask.wrappers import Request as FlaskRequest
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper.errors import Refusal
+from scorekeeper.games.i18n import N_
 
 #: How deeply objects and arrays may nest in a request body (a backup needs about 8).
 JSON_MAX_DEPTH = 32
 #: The largest value of a 32-bit signed integer column (PostgreSQL ``integer``).
 DB_INT_MAX = 2**31 - 1
 
-TOO_DEEP = "The request body is nested too deeply."
-SURROGATE = (
+TOO_DEEP = N_("The request body is nested too deeply.")
+SURROGATE = N_(
     "The request body holds a lone surrogate (like \\ud800): that is not text. "
     "Send the text as UTF-8."
 )

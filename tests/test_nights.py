@@ -175,7 +175,7 @@ def test_the_night_page_lists_each_game_with_winner_and_standings(app, account, 
     page = logged_in.get(f"/nights/{night_id}")
     assert page.status_code == 200
     text = text_of(page.text)
-    assert "Friday Friday 17 May 2024 · Ann's" in text
+    assert "Friday Friday, 17 May 2024 · Ann's" in text
     assert "Oh Hell won by Ann Ann 22 Ben 20 Cy 11" in text
     assert "Oklahoma Gin in progress · 0 rounds" in text
     assert f'href="/history/games/{game_id}"' in page.text

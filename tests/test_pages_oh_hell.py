@@ -309,7 +309,7 @@ def test_a_game_started_from_a_night_belongs_to_it(table, app, account):
     choose = table.get(f"/games/new?night={night_id}")
     assert f"/games/new?game=oh_hell&amp;night={night_id}" in choose.text
     form = table.get(f"/games/new?game=oh_hell&night={night_id}")
-    assert "Part of the night of Friday 27 November 2026: Friday." in form.text
+    assert "Part of the night of Friday, 27 November 2026: Friday." in form.text
     ids = roster_ids(app)
     data = {"game": "oh_hell", **{f"seat-{ids[n]}": str(i) for i, n in enumerate(THREE, 1)}}
     response = table.post(f"/games/new?game=oh_hell&night={night_id}", data=data)

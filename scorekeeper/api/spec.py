@@ -23,18 +23,20 @@ from scorekeeper.api import schemas
 from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
 from scorekeeper.games import GAMES
+from scorekeeper.games.i18n import _
 
 #: What a value of each pydantic type had to be, in words.
+#: What a field of each kind must be, as a whole sentence per kind.
 KINDS = {
-    "int": "a whole number",
-    "string": "text",
-    "bool": "true or false",
-    "dict": "an object",
-    "model": "an object",
-    "list": "a list",
-    "tuple": "a list",
-    "float": "a number",
-    "none": "null",
+    "int": lambda field: _("“%(field)s” must be a whole number.", field=field),
+    "string": lambda field: _("“%(field)s” must be text.", field=field),
+    "bool": lambda field: _("“%(field)s” must be true or false.", field=field),
+    "dict": lambda field: _("“%(field)s” must be an object.", field=field),
+    "model": lambda field: _("“%(field)s” must be an object.", field=field),
+    "list": lambda field: _("“%(field)s” must be a list.", field=field),
+    "tuple": lambda field: _("“%(field)s” must be a list.", field=field),
+    "float": lambda field: _("“%(field)s” must be a number.", field=field),
+    "none": lambda field: _("“%(field)s” must be null.", field=field),
 }
 
 BEARER = {"bearer": []}
@@ -56,18 +58,22 @@ def problems_of(error: ValidationError | list[dict]) -> list[Problem]:
         field = _where(location)
         kind = found["type"]
         if kind == "missing":
-            problems.append(Problem("required", f"“{field}” is missing.", field))
+            problems.append(Problem("required", _("“%(field)s” is missing.", field=field), field))
             continue
         if kind == "extra_forbidden":
             code = "unknown_option" if location[:1] == ("options",) else "wrong_type"
-            problems.append(Problem(code, f"There is no field called “{field}”.", field))
+            problems.append(
+                Problem(code, _("There is no field called “%(field)s”.", field=field), field)
+            )
             continue
         base = kind.removesuffix("_type").removesuffix("_parsing")
         if base in KINDS:
-            message = f"“{field}” must be {KINDS[base]}." if field else None
+            message = KINDS[base](field) if field else None
         else:
-            message = f"“{field}”: {found['msg']}." if field else None
-        message = message or "The request body must be a JSON object."
+            message = (
+                _("“%(field)s”: %(problem)s.", field=field, problem=found["msg"]) if field else None
+            )
+        message = message or _("The request body must be a JSON object.")
         code = "option_value" if location[:1] == ("options",) else "wrong_type"
         problems.append(Problem(code, message, field))
     # A value that fits none of a union's types is one problem, not one per type.
@@ -75,7 +81,7 @@ def problems_of(error: ValidationError | list[dict]) -> list[Problem]:
         {(problem.code, problem.field): problem for problem in reversed(problems)}.values()
     )
     unique.reverse()
-    return unique or [Problem("wrong_type", "The request body is not what was expected.")]
+    return unique or [Problem("wrong_type", _("The request body is not what was expected."))]
 
 
 def _is_branch(part: Any) -> bool:
@@ -88,7 +94,7 @@ def refuse_invalid(req, resp, error, instance, model_adapter) -> None:
     if error is not None:
         if isinstance(error, ValidationError):
             raise Refusal.of(problems_of(error))
-        raise Refusal("wrong_type", "The request is not what was expected.")
+        raise Refusal("wrong_type", _("The request is not what was expected."))
 
 
 class ApiSpec(SpecTree):
@@ -162,7 +168,7 @@ def check_json_body() -> None:
     """Before spectree reads a body: it must be JSON (spectree would read a body that is
     not, or no body at all, as an empty object)."""
     if not request.get_data(cache=True) or request.get_json(silent=True) is None:
-        raise Refusal("invalid_json", "The request body must be JSON.")
+        raise Refusal("invalid_json", _("The request body must be JSON."))
 
 
 def declare(

@@ -25,6 +25,9 @@ from dataclasses import field
 from typing import Any
 from typing import NamedTuple
 
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
+
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
@@ -38,13 +41,22 @@ class RuleError(Exception):
     """
 
     def __init__(
-        self, code: str, message: str, field: str | None = None, hand: int | None = None
+        self,
+        code: str,
+        message: str,
+        field: str | None = None,
+        hand: int | None = None,
+        *,
+        names_hand: bool = False,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
         self.hand = hand
+        #: The message names its hand itself ("Hand 3 has no tricks yet ..."): the app does not
+        #: put "Hand 3:" before it.
+        self.names_hand = names_hand or str(message).startswith(("Hand ", "Round "))
 
     @property
     def errors(self) -> list[RuleError]:
@@ -244,6 +256,141 @@ class State:
         return [side for side in self.sides if self.totals[side] == best]
 
 
+#: The sentences the shared pages say about a game's hands, for each word a game may call
+#: them by (``GameRules.hand_word``): whole sentences, so a language can word each its way.
+HAND_PHRASES: dict[str, dict[str, Callable[..., str]]] = {
+    "Hand": {
+        "word": lambda **p: _("Hand"),
+        "title": lambda **p: _("Hand %(number)s", **p),
+        "title_of": lambda **p: _("Hand %(number)s of %(total)s", **p),
+        "count": lambda count, **p: ngettext("%(num)s hand", "%(num)s hands", count, **p),
+        "entered": lambda count, **p: ngettext(
+            "%(num)s hand entered", "%(num)s hands entered", count, **p
+        ),
+        "so_far": lambda count, **p: ngettext(
+            "In progress: %(num)s hand so far.", "In progress: %(num)s hands so far.", count, **p
+        ),
+        "undo": lambda **p: _("Undo hand %(number)s", **p),
+        "undo_heading": lambda **p: _("Undo hand %(number)s?", **p),
+        "undo_ask": lambda **p: _("Undo hand %(number)s? What was entered for it is removed.", **p),
+        "undo_question": lambda **p: _("What was entered for hand %(number)s is removed.", **p),
+        "reopen": lambda **p: _("Reopen to correct a hand"),
+        "reopened": lambda **p: _(
+            "Reopened for correction: correct a hand from the score sheet, then close the game "
+            "again."
+        ),
+        "table_help": lambda **p: _(
+            "%(game)s · %(players)s. Pick who really sat in each seat (clockwise) and who dealt "
+            "the first hand. Someone who stays keeps what was entered for them; a new name takes "
+            "over what was entered for the player it replaces. Every hand is scored again.",
+            **p,
+        ),
+        "chart_desc": lambda **p: _(
+            "Running totals after each hand, from 0 to the last. Final: %(finals)s.", **p
+        ),
+        "chart_caption": lambda **p: _("Running totals after each hand"),
+        "chart_empty": lambda **p: _("The chart appears once a hand is scored."),
+        "per": lambda **p: _("Points per hand"),
+        "delete_question": lambda count, **p: ngettext(
+            "%(players)s: %(num)s hand entered.", "%(players)s: %(num)s hands entered.", count, **p
+        ),
+        "problem": lambda **p: _("Hand %(number)s: %(problem)s", **p),
+        "not_found": lambda **p: _("Hand %(number)s was not found.", **p),
+        "nothing_to_undo": lambda **p: _("There is no hand to undo."),
+        "only_last": lambda **p: _("Only the last hand (Hand %(number)s) can be undone.", **p),
+        "already_recorded": lambda **p: _(
+            "Hand %(number)s is already recorded (a second tap, or another phone got there "
+            "first). Nothing was changed.",
+            **p,
+        ),
+        "already_complete": lambda **p: _(
+            "Hand %(number)s is already complete (a second tap, or another phone got there "
+            "first). Nothing was changed.",
+            **p,
+        ),
+        "not_next": lambda count, **p: ngettext(
+            "Hand %(number)s is not next: %(num)s hand recorded so far. Nothing was changed.",
+            "Hand %(number)s is not next: %(num)s hands recorded so far. Nothing was changed.",
+            count,
+            **p,
+        ),
+        "show_earlier": lambda **p: _("Show hands 1 to %(last)s too", **p),
+        "corrected": lambda **p: _("Hand %(number)s corrected; later hands re-scored.", **p),
+        "removed": lambda **p: _("Hand %(number)s removed.", **p),
+    },
+    "Round": {
+        "word": lambda **p: _("Round"),
+        "title": lambda **p: _("Round %(number)s", **p),
+        "title_of": lambda **p: _("Round %(number)s of %(total)s", **p),
+        "count": lambda count, **p: ngettext("%(num)s round", "%(num)s rounds", count, **p),
+        "entered": lambda count, **p: ngettext(
+            "%(num)s round entered", "%(num)s rounds entered", count, **p
+        ),
+        "so_far": lambda count, **p: ngettext(
+            "In progress: %(num)s round so far.", "In progress: %(num)s rounds so far.", count, **p
+        ),
+        "undo": lambda **p: _("Undo round %(number)s", **p),
+        "undo_heading": lambda **p: _("Undo round %(number)s?", **p),
+        "undo_ask": lambda **p: _(
+            "Undo round %(number)s? What was entered for it is removed.", **p
+        ),
+        "undo_question": lambda **p: _("What was entered for round %(number)s is removed.", **p),
+        "reopen": lambda **p: _("Reopen to correct a round"),
+        "reopened": lambda **p: _(
+            "Reopened for correction: correct a round from the score sheet, then close the game "
+            "again."
+        ),
+        "table_help": lambda **p: _(
+            "%(game)s · %(players)s. Pick who really sat in each seat (clockwise) and who dealt "
+            "the first round. Someone who stays keeps what was entered for them; a new name takes "
+            "over what was entered for the player it replaces. Every round is scored again.",
+            **p,
+        ),
+        "chart_desc": lambda **p: _(
+            "Running totals after each round, from 0 to the last. Final: %(finals)s.", **p
+        ),
+        "chart_caption": lambda **p: _("Running totals after each round"),
+        "chart_empty": lambda **p: _("The chart appears once a round is scored."),
+        "per": lambda **p: _("Points per round"),
+        "delete_question": lambda count, **p: ngettext(
+            "%(players)s: %(num)s round entered.",
+            "%(players)s: %(num)s rounds entered.",
+            count,
+            **p,
+        ),
+        "problem": lambda **p: _("Round %(number)s: %(problem)s", **p),
+        "not_found": lambda **p: _("Round %(number)s was not found.", **p),
+        "nothing_to_undo": lambda **p: _("There is no round to undo."),
+        "only_last": lambda **p: _("Only the last round (Round %(number)s) can be undone.", **p),
+        "already_recorded": lambda **p: _(
+            "Round %(number)s is already recorded (a second tap, or another phone got there "
+            "first). Nothing was changed.",
+            **p,
+        ),
+        "already_complete": lambda **p: _(
+            "Round %(number)s is already complete (a second tap, or another phone got there "
+            "first). Nothing was changed.",
+            **p,
+        ),
+        "not_next": lambda count, **p: ngettext(
+            "Round %(number)s is not next: %(num)s round recorded so far. Nothing was changed.",
+            "Round %(number)s is not next: %(num)s rounds recorded so far. Nothing was changed.",
+            count,
+            **p,
+        ),
+        "show_earlier": lambda **p: _("Show rounds 1 to %(last)s too", **p),
+        "corrected": lambda **p: _("Round %(number)s corrected; later rounds re-scored.", **p),
+        "removed": lambda **p: _("Round %(number)s removed.", **p),
+    },
+}
+
+#: Who acts first after the dealer, for each ``GameRules.first_to_act``.
+FIRST_TO_ACT: dict[str, Callable[..., str]] = {
+    "bids": lambda **p: _("%(name)s bids first", **p),
+    "plays": lambda **p: _("%(name)s plays first", **p),
+}
+
+
 class GameRules:
     """The small common interface every game module implements."""
 
@@ -272,6 +419,16 @@ class GameRules:
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
+
+    def phrase(self, key: str, **params: Any) -> str:
+        """A sentence of the shared pages about this game's hands (``HAND_PHRASES``), in the
+        reader's language: ``rules.phrase("undo", number=3)`` is "Undo round 3" in a game
+        whose ``hand_word`` is "Round"."""
+        return HAND_PHRASES.get(self.hand_word, HAND_PHRASES["Hand"])[key](**params)
+
+    def first_phrase(self, **params: Any) -> str:
+        """ "Ann bids first" (or "plays first"), as ``first_to_act`` says."""
+        return FIRST_TO_ACT.get(self.first_to_act, FIRST_TO_ACT["bids"])(**params)
 
     def resolve_options(self, raw: Mapping[str, Any] | None, player_count: int) -> dict[str, Any]:
         """Every option with its effective value; refuses unknown keys and bad values."""
@@ -304,7 +461,7 @@ class GameRules:
         resolved: dict[str, Any] | None = None
         if raw_options is not None and not isinstance(raw_options, Mapping):
             problems.add(
-                RuleError("wrong_type", "Options must be an object of option values.", "options")
+                RuleError("wrong_type", _("Options must be an object of option values."), "options")
             )
             raw_options = None
         with problems.check():
@@ -335,7 +492,9 @@ class GameRules:
         for preset in self.presets:
             if preset.key == variant:
                 return preset.label
-        return "House rules" if variant == "custom" else (variant or "Standard")
+        if variant == "custom":
+            return _("House rules")
+        return variant or _("Standard")
 
     def preset_of(self, options: Mapping[str, Any]) -> str | None:
         """The key of the preset whose values ``options`` all have (options left out count
@@ -468,14 +627,23 @@ def team_name(players: Sequence[str]) -> str:
 
 def check_player_count(players: Sequence[str], low: int, high: int) -> None:
     if len(set(players)) != len(players):
-        raise RuleError("player_count", "Each player can sit at the table only once.", "players")
+        raise RuleError("player_count", _("Each player can sit at the table only once."), "players")
     if not low <= len(players) <= high:
-        wanted = f"exactly {low}" if low == high else f"{low} to {high}"
-        raise RuleError(
-            "player_count",
-            f"This game needs {wanted} players; {len(players)} chosen.",
-            "players",
-        )
+        if low == high:
+            message = ngettext(
+                "This game needs exactly %(num)s player; %(chosen)s chosen.",
+                "This game needs exactly %(num)s players; %(chosen)s chosen.",
+                low,
+                chosen=len(players),
+            )
+        else:
+            message = _(
+                "This game needs %(low)s to %(high)s players; %(chosen)s chosen.",
+                low=low,
+                high=high,
+                chosen=len(players),
+            )
+        raise RuleError("player_count", message, "players")
 
 
 def resolve_options(specs: Sequence[Option], raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -496,7 +664,11 @@ def collect_options(
     for key in raw:
         if key not in by_key:
             problems.add(
-                RuleError("unknown_option", f"There is no option called “{key}”.", f"options.{key}")
+                RuleError(
+                    "unknown_option",
+                    _("There is no option called “%(key)s”.", key=key),
+                    f"options.{key}",
+                )
             )
     resolved: dict[str, Any] = {}
     for spec in specs:
@@ -520,23 +692,36 @@ def check_option_value(spec: Option, value: Any) -> Any:
     where = f"options.{spec.key}"
     if spec.kind == "bool":
         if not isinstance(value, bool):
-            raise RuleError("option_value", f"{spec.label} must be on or off.", where)
+            raise RuleError(
+                "option_value", _("%(option)s must be on or off.", option=spec.label), where
+            )
         return value
     if spec.kind == "choice":
         # 2.0 == 2 in Python, but an option given as 2.0 is not the choice 2.
         if not any(type(value) is type(choice) and value == choice for choice in spec.choices):
             allowed = ", ".join(str(choice) for choice in spec.choices)
-            raise RuleError("option_value", f"{spec.label} must be one of: {allowed}.", where)
+            raise RuleError(
+                "option_value",
+                _("%(option)s must be one of: %(allowed)s.", option=spec.label, allowed=allowed),
+                where,
+            )
         return value
     if spec.kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RuleError("option_value", f"{spec.label} must be a whole number.", where)
+            raise RuleError(
+                "option_value", _("%(option)s must be a whole number.", option=spec.label), where
+            )
         if (spec.minimum is not None and value < spec.minimum) or (
             spec.maximum is not None and value > spec.maximum
         ):
             raise RuleError(
                 "option_value",
-                f"{spec.label} must be from {spec.minimum} to {spec.maximum}.",
+                _(
+                    "%(option)s must be from %(low)s to %(high)s.",
+                    option=spec.label,
+                    low=spec.minimum,
+                    high=spec.maximum,
+                ),
                 where,
             )
         return value
@@ -552,8 +737,12 @@ def check_option_value(spec: Option, value: Any) -> Any:
         if not numbers:
             raise RuleError(
                 "option_value",
-                f"{spec.label} must be a list of whole numbers from {spec.minimum} "
-                f"to {spec.maximum}.",
+                _(
+                    "%(option)s must be a list of whole numbers from %(low)s to %(high)s.",
+                    option=spec.label,
+                    low=spec.minimum,
+                    high=spec.maximum,
+                ),
                 where,
             )
         return list(value)
@@ -563,16 +752,35 @@ def check_option_value(spec: Option, value: Any) -> Any:
 def _check_text_option(spec: Option, value: Any, where: str) -> str:
     low = spec.minimum if spec.minimum is not None else 0
     high = spec.maximum
-    length = f"{low} to {high} characters" if high is not None else f"at least {low} characters"
+    said = {"option": spec.label, "low": low, "high": high}
+    lower = {**said, "option": str(spec.label).lower()}
     if value is not None and not isinstance(value, str):
-        raise RuleError("option_value", f"{spec.label} must be text ({length}).", where)
+        if high is not None:
+            message = _("%(option)s must be text (%(low)s to %(high)s characters).", **said)
+        else:
+            message = _("%(option)s must be text (at least %(low)s characters).", **said)
+        raise RuleError("option_value", message, where)
     text = (value or "").strip()
     if not text and low > 0:
-        raise RuleError("option_value", f"Enter the {spec.label.lower()} ({length}).", where)
+        if high is not None:
+            message = _("Enter the %(option)s (%(low)s to %(high)s characters).", **lower)
+        else:
+            message = _("Enter the %(option)s (at least %(low)s characters).", **lower)
+        raise RuleError("option_value", message, where)
     if len(text) < low or (high is not None and len(text) > high):
-        raise RuleError(
-            "option_value", f"{spec.label} must be {length} long; it has {len(text)}.", where
-        )
+        if high is not None:
+            message = _(
+                "%(option)s must be %(low)s to %(high)s characters long; it has %(given)s.",
+                given=len(text),
+                **said,
+            )
+        else:
+            message = _(
+                "%(option)s must be at least %(low)s characters long; it has %(given)s.",
+                given=len(text),
+                **said,
+            )
+        raise RuleError("option_value", message, where)
     return text
 
 
@@ -584,11 +792,15 @@ def whole_number(
 ) -> int:
     """``value`` as a whole number from ``low`` to ``high``, or a RuleError with ``code``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("wrong_type", f"{what} must be a whole number.", where)
+        raise RuleError("wrong_type", _("%(what)s must be a whole number.", what=what), where)
     if value < low or (high is not None and value > high):
         if high is None:
-            raise RuleError(code, f"{what} must be {low} or more.", where)
-        raise RuleError(code, f"{what} must be from {low} to {high}.", where)
+            raise RuleError(code, _("%(what)s must be %(low)s or more.", what=what, low=low), where)
+        raise RuleError(
+            code,
+            _("%(what)s must be from %(low)s to %(high)s.", what=what, low=low, high=high),
+            where,
+        )
     return value
 
 
@@ -598,17 +810,25 @@ def per_player(
     """The ``{player: value}`` mapping ``entry[key]``, with exactly the table's players."""
     values = entry.get(key)
     if values is None or (isinstance(values, Mapping) and not values):
-        raise RuleError(missing_code, f"Enter {what} for every player.", key)
+        raise RuleError(missing_code, _("Enter %(what)s for every player.", what=what), key)
     if not isinstance(values, Mapping):
-        raise RuleError("wrong_type", f"{what.capitalize()} must be given per player.", key)
+        raise RuleError(
+            "wrong_type", _("%(what)s must be given per player.", what=what.capitalize()), key
+        )
     for name in values:
         if name not in players:
             raise RuleError(
-                "unknown_player", f"{name} is not playing in this game.", f"{key}.{name}"
+                "unknown_player",
+                _("%(name)s is not playing in this game.", name=name),
+                f"{key}.{name}",
             )
     for name in players:
         if name not in values or values[name] is None:
-            raise RuleError(missing_code, f"Enter {what} for {name}.", f"{key}.{name}")
+            raise RuleError(
+                missing_code,
+                _("Enter %(what)s for %(name)s.", what=what, name=name),
+                f"{key}.{name}",
+            )
     return {name: values[name] for name in players}
 
 
@@ -628,21 +848,33 @@ def each_player(
     if values is None or (
         isinstance(values, Mapping) and all(value is None for value in values.values())
     ):
-        raise RuleError(missing_code, f"Enter {what} for every player.", key)
+        raise RuleError(missing_code, _("Enter %(what)s for every player.", what=what), key)
     if not isinstance(values, Mapping):
-        raise RuleError("wrong_type", f"{what.capitalize()} must be given per player.", key)
+        raise RuleError(
+            "wrong_type", _("%(what)s must be given per player.", what=what.capitalize()), key
+        )
     problems = Problems()
     for name in values:
         if name not in players:
             problems.add(
-                RuleError("unknown_player", f"{name} is not playing in this game.", f"{key}.{name}")
+                RuleError(
+                    "unknown_player",
+                    _("%(name)s is not playing in this game.", name=name),
+                    f"{key}.{name}",
+                )
             )
     result: dict[str, Any] = {}
     for name in players:
         value = values.get(name)
         if value is None:
             if not partial:
-                problems.add(RuleError(missing_code, f"Enter {what} for {name}.", f"{key}.{name}"))
+                problems.add(
+                    RuleError(
+                        missing_code,
+                        _("Enter %(what)s for %(name)s.", what=what, name=name),
+                        f"{key}.{name}",
+                    )
+                )
             continue
         with problems.check():
             result[name] = read(name, value)

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 
 from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
+from scorekeeper.games.i18n import _
 
 #: The largest whole number a form field takes (far beyond any score; keeps values in range
 #: of the database's 64-bit integers).
@@ -26,10 +27,10 @@ def whole_or_none(raw: str | None, what: str, field: str, negative: bool = False
     sign, digits = ("-", raw[1:]) if minus else ("", raw)
     # Only ASCII digits: "²" and "①" pass str.isdigit() but are no whole number.
     if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(LARGEST)):
-        raise Refusal("wrong_type", f"{what} must be a whole number.", field)
+        raise Refusal("wrong_type", _("%(what)s must be a whole number.", what=what), field)
     value = int(sign + digits)
     if abs(value) > LARGEST:
-        raise Refusal("wrong_type", f"{what} must be a whole number.", field)
+        raise Refusal("wrong_type", _("%(what)s must be a whole number.", what=what), field)
     return value
 
 
@@ -42,7 +43,10 @@ def per_seat(
     for seat, name in enumerate(players):
         try:
             value = whole_or_none(
-                form.get(f"{prefix}-{seat}"), f"{name}'s {what}", f"{prefix}s.{name}", negative
+                form.get(f"{prefix}-{seat}"),
+                _("%(name)s's %(noun)s", name=name, noun=what),
+                f"{prefix}s.{name}",
+                negative,
             )
         except Refusal as refusal:
             problems += refusal.problems

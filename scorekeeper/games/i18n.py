@@ -188,6 +188,11 @@ def lazy_ngettext(one: str, many: str, count: int, **params: Any) -> LazyText:
     return LazyText(one, many, count, **params)
 
 
+def number(value: Any) -> str:
+    """A number as the reader writes it (Bengali digits in Bengali)."""
+    return _number(value)
+
+
 def english(text: str) -> str:
     """A plain ``str`` of the English of ``text`` (a lazy text or not): for documents that stay
     in English, such as the API's schema."""

@@ -13,18 +13,25 @@ from typing import Any
 
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
+from scorekeeper.games.i18n import _
 
 
 def whole(value: Any, what: str, where: str, code: str, low: int | None, high: int | None) -> int:
     """``value`` as a whole number from ``low`` to ``high`` (either may be None: no bound)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("wrong_type", f"{what} must be a whole number.", where)
+        raise RuleError("wrong_type", _("%(what)s must be a whole number.", what=what), where)
     if (low is not None and value < low) or (high is not None and value > high):
         if high is None:
-            raise RuleError(code, f"{what} must be {low} or more.", where)
+            raise RuleError(code, _("%(what)s must be %(low)s or more.", what=what, low=low), where)
         if low is None:
-            raise RuleError(code, f"{what} must be {high} or less.", where)
-        raise RuleError(code, f"{what} must be from {low} to {high}.", where)
+            raise RuleError(
+                code, _("%(what)s must be %(high)s or less.", what=what, high=high), where
+            )
+        raise RuleError(
+            code,
+            _("%(what)s must be from %(low)s to %(high)s.", what=what, low=low, high=high),
+            where,
+        )
     return value
 
 
@@ -54,16 +61,24 @@ def player_numbers(
     """
     values = entry.get(key)
     if values is None or (isinstance(values, Mapping) and all(v is None for v in values.values())):
-        message = empty_message or f"Enter {what} for every player."
+        message = empty_message or _("Enter %(what)s for every player.", what=what)
         problems.add(RuleError(missing_code, message, key))
         return None
     if not isinstance(values, Mapping):
-        problems.add(RuleError("wrong_type", f"{what.capitalize()} must be given per player.", key))
+        problems.add(
+            RuleError(
+                "wrong_type", _("%(what)s must be given per player.", what=what.capitalize()), key
+            )
+        )
         return None
     for name in values:
         if name not in players:
             problems.add(
-                RuleError("unknown_player", f"{name} is not playing in this game.", f"{key}.{name}")
+                RuleError(
+                    "unknown_player",
+                    _("%(name)s is not playing in this game.", name=name),
+                    f"{key}.{name}",
+                )
             )
     numbers: dict[str, int] = {}
     for name in players:
@@ -73,18 +88,24 @@ def player_numbers(
             if blank is not None:
                 numbers[name] = blank
             elif not partial:
-                problems.add(RuleError(missing_code, f"Enter {what} for {name}.", where))
+                problems.add(
+                    RuleError(
+                        missing_code, _("Enter %(what)s for %(name)s.", what=what, name=name), where
+                    )
+                )
             continue
         with problems.check():
-            numbers[name] = whole(value, f"{name}'s {noun}", where, range_code, low, high)
+            numbers[name] = whole(
+                value, _("%(name)s's %(noun)s", name=name, noun=noun), where, range_code, low, high
+            )
     return numbers
 
 
 def join_names(names: Sequence[str]) -> str:
-    """``["Ann", "Ben", "Cy"]`` -> ``"Ann, Ben and Cy"``."""
+    """``["Ann", "Ben", "Cy"]`` -> ``"Ann, Ben and Cy"`` (in the reader's language)."""
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 def merge_per_player(

@@ -17,6 +17,9 @@ from werkzeug.security import generate_password_hash
 from scorekeeper import throttle
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
+from scorekeeper.i18n import duration
 from scorekeeper.models import Account
 from scorekeeper.models import ApiToken
 from scorekeeper.text import normalize_line
@@ -58,17 +61,21 @@ def username_key(username: str) -> str:
 
 def check_username(username: object) -> str:
     """The username in NFKC form, or a refusal (length, characters, invisible ones)."""
-    username = normalize_line(username, "Username", "username")
+    username = normalize_line(username, _("Username"), "username")
     if not USERNAME_MIN <= len(username) <= USERNAME_MAX:
         raise Refusal(
             "name_invalid",
-            f"Username must be {USERNAME_MIN} to {USERNAME_MAX} characters.",
+            _(
+                "Username must be %(low)s to %(high)s characters.",
+                low=USERNAME_MIN,
+                high=USERNAME_MAX,
+            ),
             "username",
         )
     if not all(ch.isalnum() or ch in "._-" for ch in username):
         raise Refusal(
             "name_invalid",
-            "Username may use letters, digits, dots, dashes and underscores only.",
+            _("Username may use letters, digits, dots, dashes and underscores only."),
             "username",
         )
     return username
@@ -76,11 +83,15 @@ def check_username(username: object) -> str:
 
 def check_password(password: object) -> str:
     if not isinstance(password, str):
-        raise Refusal("wrong_type", "Password must be text.", "password")
+        raise Refusal("wrong_type", _("Password must be text."), "password")
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise Refusal(
             "password_invalid",
-            f"Password must be at least {PASSWORD_MIN} characters.",
+            ngettext(
+                "Password must be at least %(num)s character.",
+                "Password must be at least %(num)s characters.",
+                PASSWORD_MIN,
+            ),
             "password",
         )
     return password
@@ -89,7 +100,7 @@ def check_password(password: object) -> str:
 def create_account(username: object, password: object) -> Account:
     """Sign a group up; refuses a taken name or a short password."""
     if not current_app.config["SIGNUP_ENABLED"]:
-        raise Refusal("signup_disabled", "Sign-up is switched off on this server.")
+        raise Refusal("signup_disabled", _("Sign-up is switched off on this server."))
     problems = []
     checked = {}
     for field, check, value in (
@@ -105,14 +116,18 @@ def create_account(username: object, password: object) -> Account:
     username, password = checked["username"], checked["password"]
     key = username_key(username)
     if db.session.scalar(sa.select(Account.id).where(Account.username_key == key)):
-        raise Refusal("name_taken", f"The username “{username}” is taken.", "username")
+        raise Refusal(
+            "name_taken", _("The username “%(name)s” is taken.", name=username), "username"
+        )
     account = Account(username=username, username_key=key, password_hash=_hash_password(password))
     db.session.add(account)
     try:
         db.session.commit()
     except sa.exc.IntegrityError:  # someone took it a moment ago
         db.session.rollback()
-        raise Refusal("name_taken", f"The username “{username}” is taken.", "username") from None
+        raise Refusal(
+            "name_taken", _("The username “%(name)s” is taken.", name=username), "username"
+        ) from None
     return account
 
 
@@ -141,7 +156,7 @@ def authenticate(username: object, password: object, known_device: str | None = 
     nor its timing tells which usernames exist.
     """
     if not isinstance(username, str) or not isinstance(password, str):
-        raise Refusal("unauthorized", "Wrong username or password.")
+        raise Refusal("unauthorized", _(_("Wrong username or password.")))
     key = _login_key(username)
     account = db.session.scalar(sa.select(Account).where(Account.username_key == key))
     device = _device_of(known_device, account)
@@ -150,16 +165,24 @@ def authenticate(username: object, password: object, known_device: str | None = 
     # request must not wait for while holding one (twenty logins at once would drain the pool).
     db.session.commit()
     if device is not None:
-        bucket, ident, whose = "device", device, "on this device"
+        bucket, ident = "device", device
     else:
-        bucket, ident, whose = "username", _bucket_id(key), "for this username"
+        bucket, ident = "username", _bucket_id(key)
     wait = throttle.hit_login(bucket, ident)
     if wait is not None:
-        raise throttle.TooManyAttempts(
-            f"Too many failed logins {whose}. Try again in {throttle.wait_words(wait)}.", wait
-        )
+        if bucket == "device":
+            message = _(
+                "Too many failed logins on this device. Try again in %(wait)s.",
+                wait=duration(wait),
+            )
+        else:
+            message = _(
+                "Too many failed logins for this username. Try again in %(wait)s.",
+                wait=duration(wait),
+            )
+        raise throttle.TooManyAttempts(message, wait)
     if not check_password_hash(stored, password) or account is None:
-        raise Refusal("unauthorized", "Wrong username or password.")
+        raise Refusal("unauthorized", _(_("Wrong username or password.")))
     throttle.clear_login(bucket, ident)
     return account
 

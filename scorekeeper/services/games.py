@@ -29,6 +29,9 @@ from scorekeeper.games import RuleError
 from scorekeeper.games import Setup
 from scorekeeper.games import State
 from scorekeeper.games.base import Problems
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
@@ -40,7 +43,7 @@ from scorekeeper.models import utcnow
 from scorekeeper.services import players as roster
 from scorekeeper.services import results
 
-CONFLICT = "Someone changed this game at the same moment. Reload it and try again."
+CONFLICT = N_("Someone changed this game at the same moment. Reload it and try again.")
 
 
 @dataclass
@@ -75,7 +78,7 @@ def _replay(plugin: GamePlugin, setup: Setup, entries: Sequence[Mapping[str, Any
     try:
         return plugin.rules.play(setup, entries)
     except RuleError as error:
-        raise Refusal.from_rule(error, plugin.rules.hand_word) from None
+        raise Refusal.from_rule(error, plugin.rules) from None
 
 
 def played(game: Game) -> Played:
@@ -100,7 +103,7 @@ def get_game(account: Account, game_id: int) -> Game:
         .scalar_one_or_none()
     )
     if game is None:
-        raise NotFound("That game")
+        raise NotFound(_("That game was not found."))
     return game
 
 
@@ -153,7 +156,7 @@ def create_game(
     problems: list[Problem] = []
     plugin = None
     if not isinstance(kind, str):
-        problems.append(Problem("wrong_type", "Choose a game.", "game"))
+        problems.append(Problem("wrong_type", _("Choose a game."), "game"))
     else:
         try:
             plugin = GAMES.get(kind)
@@ -162,7 +165,7 @@ def create_game(
     cleaned: list[str] = []
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
         problems.append(
-            Problem("wrong_type", "Players must be a list of names in seat order.", "players")
+            Problem("wrong_type", _(_("Players must be a list of names in seat order.")), "players")
         )
     else:
         for index, name in enumerate(names):
@@ -177,12 +180,12 @@ def create_game(
         options = {}
     if not isinstance(options, Mapping):
         problems.append(
-            Problem("wrong_type", "Options must be an object of option values.", "options")
+            Problem("wrong_type", _("Options must be an object of option values."), "options")
         )
         options = {}
     if len(set(keys)) != len(keys):
         problems.append(
-            Problem("player_count", "Each player can sit at the table only once.", "players")
+            Problem("player_count", _(_("Each player can sit at the table only once.")), "players")
         )
     resolved: dict[str, Any] = {}
     if plugin is not None:
@@ -200,7 +203,9 @@ def create_game(
         if wanted not in keys:
             problems.append(
                 Problem(
-                    "unknown_player", "The first dealer must be one of the players.", "first_dealer"
+                    "unknown_player",
+                    _(_("The first dealer must be one of the players.")),
+                    "first_dealer",
                 )
             )
         else:
@@ -212,7 +217,7 @@ def create_game(
         else:
             night = db.session.get(Night, night_id) if 0 < night_id < 2**31 else None
             if night is None or night.account_id != account.id:
-                problems.append(Problem("not_found", "That night was not found.", "night_id"))
+                problems.append(Problem("not_found", _("That night was not found."), "night_id"))
     if problems:
         raise Refusal.of(problems)
 
@@ -257,21 +262,21 @@ def _players_for(account: Account, names: list[str]) -> list[Player]:
 
 def _check_open(game: Game) -> None:
     if game.locked:
-        raise Refusal("game_over", "This game is over. Reopen it first to correct a hand.", None)
+        raise Refusal("game_over", _("This game is over. Reopen it first to correct a hand."), None)
     if game.status == "abandoned":
         raise Refusal(
-            "game_over", "This game was abandoned. Resume it first to go on with it.", None
+            "game_over", _("This game was abandoned. Resume it first to go on with it."), None
         )
 
 
 def record_hand(game: Game, entry: object, number: object = None) -> Played:
     """Start or record the next hand. ``number`` is the hand the client thinks comes next."""
     if not isinstance(entry, Mapping):
-        raise Refusal("wrong_type", "A hand must be an object.", None)
+        raise Refusal("wrong_type", _(_("A hand must be an object.")), None)
     expected = len(game.hands) + 1
     if number is not None:
         if isinstance(number, bool) or not isinstance(number, int):
-            raise Refusal("wrong_type", "The hand number must be a whole number.", "number")
+            raise Refusal("wrong_type", _("The hand number must be a whole number."), "number")
         if number != expected:
             raise _not_next(game, number)
     _check_open(game)
@@ -283,15 +288,12 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
 
 
 def _not_next(game: Game, number: int, recorded: int | None = None) -> Refusal:
-    word = game.plugin.rules.hand_word
+    rules = game.plugin.rules
     recorded = len(game.hands) if recorded is None else recorded
     if number <= recorded:
-        message = (
-            f"{word} {number} is already recorded (a second tap, or another phone got there "
-            "first). Nothing was changed."
-        )
+        message = rules.phrase("already_recorded", number=number)
     else:
-        message = f"{word} {number} is not next: {recorded} recorded so far. Nothing was changed."
+        message = rules.phrase("not_next", count=recorded, number=number)
     return Refusal("not_next_hand", message, "number")
 
 
@@ -310,17 +312,16 @@ def update_hand(
     change is the whole hand (a correction form), not a completion merged into it.
     """
     if not isinstance(change, Mapping):
-        raise Refusal("wrong_type", "A hand must be an object.", None)
+        raise Refusal("wrong_type", _(_("A hand must be an object.")), None)
     rules = game.plugin.rules
     if not (isinstance(number, int) and 1 <= number <= len(game.hands)):
-        raise NotFound(f"{rules.hand_word} {number}")
+        raise NotFound(rules.phrase("not_found", number=number))
     setup = setup_for(game)
     entries = entries_of(game, setup)
     if complete and game.tally and number <= game.tally[0].get(results.HANDS, 0):
         raise Refusal(
             "not_next_hand",
-            f"{rules.hand_word} {number} is already complete (a second tap, or another phone "
-            "got there first). Nothing was changed.",
+            rules.phrase("already_complete", number=number),
             "number",
         )
     _check_open(game)
@@ -330,14 +331,14 @@ def update_hand(
 
 def undo_last_hand(game: Game, number: int | None = None) -> Played:
     """Remove the last hand (only the last one can be undone)."""
-    word = game.plugin.rules.hand_word
+    hand_rules = game.plugin.rules
     if not game.hands:
-        raise Refusal("not_found", f"There is no {word.lower()} to undo.")
+        raise Refusal("not_found", hand_rules.phrase("nothing_to_undo"))
     last = game.hands[-1]
     if number is not None and number != last.number:
         raise Refusal(
             "not_next_hand" if number < last.number else "not_found",
-            f"Only the last {word.lower()} ({word} {last.number}) can be undone.",
+            hand_rules.phrase("only_last", number=last.number),
             "number",
         )
     _check_open(game)
@@ -360,15 +361,23 @@ def correct_table(game: Game, names: object, first_dealer: object = None) -> Pla
     rules = game.plugin.rules
     before = game.players
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
-        raise Refusal("wrong_type", "Players must be a list of names in seat order.", "players")
+        raise Refusal(
+            "wrong_type", _(_("Players must be a list of names in seat order.")), "players"
+        )
     cleaned = [roster.clean_name(name) for name in names]
     keys = [roster.name_key(name) for name in cleaned]
     if len(set(keys)) != len(keys):
-        raise Refusal("player_count", "Each player can sit at the table only once.", "players")
+        raise Refusal(
+            "player_count", _(_("Each player can sit at the table only once.")), "players"
+        )
     if len(cleaned) != len(before):
         raise Refusal(
             "player_count",
-            f"The table has {len(before)} seats: name {len(before)} players, each once.",
+            ngettext(
+                "The table has %(num)s seat: name %(num)s player, each once.",
+                "The table has %(num)s seats: name %(num)s players, each once.",
+                len(before),
+            ),
             "players",
         )
     dealer_seat = game.first_dealer
@@ -376,7 +385,9 @@ def correct_table(game: Game, names: object, first_dealer: object = None) -> Pla
         wanted = roster.name_key(first_dealer) if isinstance(first_dealer, str) else None
         if wanted not in keys:
             raise Refusal(
-                "unknown_player", "The first dealer must be one of the players.", "first_dealer"
+                "unknown_player",
+                _(_("The first dealer must be one of the players.")),
+                "first_dealer",
             )
         dealer_seat = keys.index(wanted)
     old_keys = [roster.name_key(name) for name in before]
@@ -436,7 +447,7 @@ def abandon(game: Game) -> Played:
     """An unfinished game the table will not finish: it leaves "in progress" and stays in
     history, marked as not finished."""
     if game.status == "finished":
-        raise Refusal("game_over", "This game is finished; there is nothing to abandon.")
+        raise Refusal("game_over", _("This game is finished; there is nothing to abandon."))
     result = played(game)
     game.status = "abandoned"
     return _save(game, result.setup, result.state, len(game.hands) + 1)
@@ -445,7 +456,7 @@ def abandon(game: Game) -> Played:
 def resume(game: Game) -> Played:
     """Take an abandoned game up again."""
     if game.status != "abandoned":
-        raise Refusal("not_finished", "This game was not abandoned; it is open already.")
+        raise Refusal("not_finished", _("This game was not abandoned; it is open already."))
     result = played(game)
     game.status = "in_progress"
     return _save(game, result.setup, result.state, len(game.hands) + 1)
@@ -454,7 +465,7 @@ def resume(game: Game) -> Played:
 def reopen(game: Game) -> Played:
     """Unlock a finished game so that a hand can be corrected."""
     if game.status != "finished":
-        raise Refusal("not_finished", "This game is still in progress; it is open already.")
+        raise Refusal("not_finished", _("This game is still in progress; it is open already."))
     result = played(game)
     game.locked = False
     commit()
@@ -465,7 +476,7 @@ def close(game: Game) -> Played:
     """Lock a finished game again after corrections."""
     result = played(game)
     if not result.state.finished:
-        raise Refusal("not_finished", "This game is not finished yet.")
+        raise Refusal("not_finished", _("This game is not finished yet."))
     game.locked = True
     commit()
     return result

@@ -22,6 +22,9 @@ from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
+from scorekeeper.i18n import day
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import Night
@@ -68,28 +71,70 @@ def clean_date(value: object, now: date | None = None) -> date:
         except ValueError:
             raise Refusal(
                 "date_invalid",
-                f"“{value.strip()}” is not a date: enter it as YYYY-MM-DD, like {now.isoformat()}.",
+                _(
+                    "“%(typed)s” is not a date: enter it as YYYY-MM-DD, like %(example)s.",
+                    typed=value.strip(),
+                    example=now.isoformat(),
+                ),
                 "date",
             ) from None
     else:
-        raise Refusal("wrong_type", "The date must be text like 2024-05-17.", "date")
+        raise Refusal(
+            "wrong_type", _("The date must be text like %(example)s.", example="2024-05-17"), "date"
+        )
     latest = now + timedelta(days=FUTURE_DAYS)
     if parsed < EARLIEST or parsed > latest:
         raise Refusal(
             "date_invalid",
-            f"The date must be from {EARLIEST.isoformat()} to a year from now "
-            f"({latest.isoformat()}).",
+            _(
+                "The date must be from %(earliest)s to a year from now (%(latest)s).",
+                earliest=EARLIEST.isoformat(),
+                latest=latest.isoformat(),
+            ),
             "date",
         )
     return parsed
 
 
-def clean_text(value: object, what: str, where: str, limit: int, lines: bool = False) -> str:
+#: What a night's text fields say when refused: (not text, too long) for each field.
+TEXT_MESSAGES = {
+    "name": (
+        lambda: _("The name must be text."),
+        lambda limit, given: ngettext(
+            "The name can be at most %(num)s character (%(given)s given).",
+            "The name can be at most %(num)s characters (%(given)s given).",
+            limit,
+            given=given,
+        ),
+    ),
+    "place": (
+        lambda: _("The place must be text."),
+        lambda limit, given: ngettext(
+            "The place can be at most %(num)s character (%(given)s given).",
+            "The place can be at most %(num)s characters (%(given)s given).",
+            limit,
+            given=given,
+        ),
+    ),
+    "notes": (
+        lambda: _("The notes must be text."),
+        lambda limit, given: ngettext(
+            "The notes can be at most %(num)s character (%(given)s given).",
+            "The notes can be at most %(num)s characters (%(given)s given).",
+            limit,
+            given=given,
+        ),
+    ),
+}
+
+
+def clean_text(value: object, where: str, limit: int, lines: bool = False) -> str:
     """Optional text, trimmed (spaces collapsed, except the line breaks of notes)."""
+    not_text, too_long = TEXT_MESSAGES[where]
     if value is None:
         return ""
     if not isinstance(value, str):
-        raise Refusal("wrong_type", f"{what} must be text.", where)
+        raise Refusal("wrong_type", not_text(), where)
     if lines:
         text = "\n".join(" ".join(line.split()) for line in value.strip().splitlines()).strip()
     else:
@@ -97,7 +142,7 @@ def clean_text(value: object, what: str, where: str, limit: int, lines: bool = F
     if len(text) > limit:
         raise Refusal(
             "text_too_long",
-            f"{what} can be at most {limit} characters ({len(text)} given).",
+            too_long(limit, len(text)),
             where,
         )
     return text
@@ -140,9 +185,9 @@ def _fill(night: Night, day: object, name: object, place: object, notes: object)
     # Check everything before changing anything: a refusal leaves the night as it was.
     values = {
         "date": clean_date(day),
-        "name": clean_text(name, "The name", "name", NAME_MAX),
-        "place": clean_text(place, "The place", "place", PLACE_MAX),
-        "notes": clean_text(notes, "The notes", "notes", NOTES_MAX, lines=True),
+        "name": clean_text(name, "name", NAME_MAX),
+        "place": clean_text(place, "place", PLACE_MAX),
+        "notes": clean_text(notes, "notes", NOTES_MAX, lines=True),
     }
     for key, value in values.items():
         setattr(night, key, value)
@@ -155,9 +200,9 @@ def add_game(account: Account, night_id: int, game_id: int) -> Game:
         sa.select(Game).where(Game.id == game_id, Game.account_id == account.id)
     )
     if game is None:
-        raise NotFound("That game")
+        raise NotFound(_("That game was not found."))
     if game.night_id is not None and game.night_id != night.id:
-        raise Refusal("night_taken", "That game already belongs to another night.", "game_id")
+        raise Refusal("night_taken", _("That game already belongs to another night."), "game_id")
     game.night_id = night.id
     db.session.commit()
     return game
@@ -173,7 +218,7 @@ def get_night(account: Account, night_id: int, with_games: bool = True) -> Night
         query = query.options(selectinload(Night.games).selectinload(Game.seats))
     night = db.session.scalar(query)
     if night is None:
-        raise NotFound("That night")
+        raise NotFound(_("That night was not found."))
     return night
 
 
@@ -322,7 +367,7 @@ def game_brief(game: Game) -> dict:
     return {
         "id": game.id,
         "game": game.kind,
-        "title": GAMES[game.kind].title,
+        "title": str(GAMES[game.kind].title),
         "players": game.players,
         "status": game.status,
         "hands": game.hand_count,
@@ -347,4 +392,4 @@ def night_json(night: Night, games: list[Game] | None = None, game_count: int | 
 
 def night_title(night: Night) -> str:
     """How a night is called in lists: its name, or its date."""
-    return night.name or night.date.strftime("%A %d %B %Y").replace(" 0", " ")
+    return night.name or day(night.date)

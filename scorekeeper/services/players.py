@@ -7,6 +7,7 @@ import sqlalchemy as sa
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
+from scorekeeper.games.i18n import _
 from scorekeeper.models import Account
 from scorekeeper.models import Player
 from scorekeeper.text import clean_line
@@ -19,8 +20,8 @@ NAME_MAX = 40
 def clean_name(name: object) -> str:
     """A player name in NFKC form, spaces collapsed, 1 to 40 characters, nothing invisible."""
     if not isinstance(name, str):
-        raise Refusal("wrong_type", "A player's name must be text.", "name")
-    return clean_line(name, "A name", "name", NAME_MAX, required="Enter a name.")
+        raise Refusal("wrong_type", _("A player's name must be text."), "name")
+    return clean_line(name, _("A name"), "name", NAME_MAX, required=_("Enter a name."))
 
 
 def name_key(name: str) -> str:
@@ -38,7 +39,7 @@ def roster(account: Account) -> list[Player]:
 def get_player(account: Account, player_id: int) -> Player:
     player = db.session.get(Player, player_id)
     if player is None or player.account_id != account.id:
-        raise NotFound("That player")
+        raise NotFound(_("That player was not found."))
     return player
 
 
@@ -48,12 +49,18 @@ def _check_free(account: Account, name: str, except_id: int | None = None) -> No
     )
     other = db.session.scalar(query)
     if other is not None and other.id != except_id:
-        note = " (archived: restore them instead)" if other.archived else ""
-        raise Refusal("name_taken", f"There is already a player called {other.name}{note}.", "name")
+        if other.archived:
+            message = _(
+                "There is already a player called %(name)s (archived: restore them instead).",
+                name=other.name,
+            )
+        else:
+            message = _("There is already a player called %(name)s.", name=other.name)
+        raise Refusal("name_taken", message, "name")
 
 
 def _taken(name: str) -> Refusal:
-    return Refusal("name_taken", f"There is already a player called {name}.", "name")
+    return Refusal("name_taken", _("There is already a player called %(name)s.", name=name), "name")
 
 
 def _commit_or_taken(name: str) -> None:
@@ -79,7 +86,7 @@ def update_player(
     """Rename and/or archive or restore a player."""
     player = get_player(account, player_id)
     if archived is not None and not isinstance(archived, bool):
-        raise Refusal("wrong_type", "Archived must be true or false.", "archived")
+        raise Refusal("wrong_type", _("Archived must be true or false."), "archived")
     if name is not None:
         name = clean_name(name)
         _check_free(account, name, except_id=player.id)

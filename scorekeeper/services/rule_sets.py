@@ -13,6 +13,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
 from scorekeeper.games import RuleError
+from scorekeeper.games.i18n import _
 from scorekeeper.models import Account
 from scorekeeper.models import RuleSet
 from scorekeeper.text import clean_line
@@ -33,17 +34,19 @@ def rule_sets(account: Account, kind: str | None = None) -> list[RuleSet]:
 def get_rule_set(account: Account, rule_set_id: int) -> RuleSet:
     found = db.session.get(RuleSet, rule_set_id) if 0 < rule_set_id < 2**31 else None
     if found is None or found.account_id != account.id:
-        raise NotFound("That rule set")
+        raise NotFound(_("That rule set was not found."))
     return found
 
 
 def save_rule_set(account: Account, kind: object, name: object, options: object) -> RuleSet:
     """Name a set of options for a game (a set of the same name is replaced)."""
     if not isinstance(kind, str) or kind not in GAMES:
-        raise Refusal("option_value", "Choose one of the games.", "game")
-    name = clean_line(name, "A rule set's name", "name", NAME_MAX, required="Name the rule set.")
+        raise Refusal("option_value", _("Choose one of the games."), "game")
+    name = clean_line(
+        name, _("A rule set's name"), "name", NAME_MAX, required=_("Name the rule set.")
+    )
     if not isinstance(options, Mapping):
-        raise Refusal("wrong_type", "Options must be an object of option values.", "options")
+        raise Refusal("wrong_type", _("Options must be an object of option values."), "options")
     rules = GAMES[kind].rules
     try:
         # The options are checked as for the biggest table (whose ranges are the widest).
@@ -65,7 +68,9 @@ def save_rule_set(account: Account, kind: object, name: object, options: object)
         db.session.commit()
     except sa.exc.IntegrityError:
         db.session.rollback()
-        raise Refusal("conflict", "That rule set was saved at the same moment elsewhere.") from None
+        raise Refusal(
+            "conflict", _("That rule set was saved at the same moment elsewhere.")
+        ) from None
     return held
 
 

@@ -13,6 +13,7 @@ from sqlalchemy.orm import joinedload
 
 from scorekeeper.errors import NotFound
 from scorekeeper.extensions import db
+from scorekeeper.games.i18n import _
 from scorekeeper.models import Game
 from scorekeeper.services import games
 
@@ -54,5 +55,5 @@ def game_for_token(token: str) -> games.Played:
         .scalar_one_or_none()
     )
     if game is None or not token:
-        raise NotFound("That shared game")
+        raise NotFound(_("That shared game was not found."))
     return games.played(game)

@@ -29,6 +29,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.games import GamePlugin
 from scorekeeper.games import State
 from scorekeeper.games.base import Stat
+from scorekeeper.games.i18n import _
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandResult
@@ -137,7 +138,7 @@ class KindStats:
     def to_json(self) -> dict:
         data: dict[str, Any] = {
             "game": self.kind,
-            "title": self.title,
+            "title": str(self.title),
             "played": self.played,
             "won": self.won,
             "in_progress": self.in_progress,
@@ -281,7 +282,7 @@ def leaderboard(account: Account, kind: str, variant: str | None = None) -> list
     """Everyone who finished a game of ``kind`` (of one ``variant``, if given): best win rate
     first, then most wins, then most games. One query whatever the history's size."""
     if kind not in GAMES:
-        raise NotFound("That game")
+        raise NotFound(_("That game was not found."))
     query = (
         sa.select(Player.id, Player.name, Player.archived)
         .join(PlayerStat, PlayerStat.player_id == Player.id)

@@ -24,6 +24,7 @@ from scorekeeper.api.spec import problems_of
 from scorekeeper.api.spec import spec
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
+from scorekeeper.games.i18n import _
 from scorekeeper.services import accounts
 from scorekeeper.services import games
 from scorekeeper.services import players
@@ -73,7 +74,7 @@ def create_token():
     """Exchange HTTP Basic credentials for a bearer token."""
     auth = request.authorization
     if auth is None or auth.type != "basic":
-        raise Refusal("unauthorized", "Send your username and password with HTTP Basic auth.")
+        raise Refusal("unauthorized", _("Send your username and password with HTTP Basic auth."))
     account = accounts.authenticate(auth.username, auth.password)
     return jsonify({"token": accounts.issue_token(account)}), 201
 

@@ -15,6 +15,7 @@ from scorekeeper.api import schemas as s
 from scorekeeper.api.spec import answers
 from scorekeeper.api.spec import declare
 from scorekeeper.extensions import csrf
+from scorekeeper.games.i18n import _
 from scorekeeper.services import backup
 from scorekeeper.services import games
 from scorekeeper.services import nights
@@ -134,7 +135,7 @@ def restore():
     except RequestEntityTooLarge:
         limit = restore_limit() / 1024 / 1024
         raise backup.refuse(
-            f"This backup is larger than the {limit:g} MB this server accepts."
+            _("This backup is larger than the %(size)s MB this server accepts.", size=limit)
         ) from None
     counts = backup.restore_account(g.account, backup.read_document(raw))
     return jsonify({"restored": counts}), 201

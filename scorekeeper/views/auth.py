@@ -21,6 +21,7 @@ from scorekeeper.forms import ActionForm
 from scorekeeper.forms import LoginForm
 from scorekeeper.forms import SignupForm
 from scorekeeper.forms import show_refusal
+from scorekeeper.games.i18n import _
 from scorekeeper.services import accounts
 
 bp = Blueprint("auth", __name__)
@@ -66,7 +67,10 @@ def signup():
             show_refusal(form, refusal)
         else:
             login_user(account, remember=True)
-            flash(f"Welcome, {account.username}! Add the people you play with.", "success")
+            flash(
+                _("Welcome, %(name)s! Add the people you play with.", name=account.username),
+                "success",
+            )
             return _remember_device(redirect(url_for("players.index")), account, None)
     status = 422 if form.errors or form.form_errors else 200
     return render_template("auth/signup.html", form=form, enabled=enabled), status
@@ -106,5 +110,5 @@ def logout():
     form = ActionForm()
     if form.validate_on_submit():
         logout_user()
-        flash("Logged out.", "info")
+        flash(_("Logged out."), "info")
     return redirect(url_for("auth.login"))

@@ -11,6 +11,7 @@ from flask import request
 
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm
+from scorekeeper.games.i18n import _
 from scorekeeper.services import accounts
 
 #: A script saving a form in place asks for the page's main part only (``X-Fragment: 1``).
@@ -43,7 +44,11 @@ def page_number() -> int:
     else a 400 refusal (the same for pages and the API)."""
     raw = request.args.get("page", "1").strip()
     if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= MAX_PAGE:
-        raise Refusal("wrong_type", f"page must be a whole number from 1 to {MAX_PAGE}.", "page")
+        raise Refusal(
+            "wrong_type",
+            _("page must be a whole number from %(low)s to %(high)s.", low=1, high=MAX_PAGE),
+            "page",
+        )
     return int(raw)
 
 
@@ -51,9 +56,9 @@ def json_body() -> dict:
     """The request's JSON object, or a 400 refusal."""
     data = request.get_json(silent=True)
     if data is None:
-        raise Refusal("invalid_json", "The request body must be JSON.")
+        raise Refusal("invalid_json", _("The request body must be JSON."))
     if not isinstance(data, dict):
-        raise Refusal("wrong_type", "The request body must be a JSON object.")
+        raise Refusal("wrong_type", _("The request body must be a JSON object."))
     return data
 
 
@@ -73,7 +78,7 @@ def token_required(view):
         token = bearer_token()
         account = accounts.account_for_token(token) if token else None
         if account is None:
-            raise Refusal("unauthorized", "Send a valid token: Authorization: Bearer <token>.")
+            raise Refusal("unauthorized", _("Send a valid token: Authorization: Bearer <token>."))
         g.account = account
         return view(*args, **kwargs)
 

@@ -10,17 +10,19 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from scorekeeper.errors import Refusal
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
 
 MESSAGES = {
-    400: "The request could not be understood.",
-    401: "Log in first.",
-    403: "That is not allowed.",
-    404: "There is nothing here. The link may be old, or the page belongs to another account.",
-    405: "That action is not available here.",
-    409: "Someone changed this at the same moment. Reload and try again.",
-    413: "That upload is too large.",
-    429: "Too many attempts. Wait a little and try again.",
-    500: "Something went wrong on our side. Nothing you entered was half-saved; try again.",
+    400: N_("The request could not be understood."),
+    401: N_("Log in first."),
+    403: N_("That is not allowed."),
+    404: N_("There is nothing here. The link may be old, or the page belongs to another account."),
+    405: N_("That action is not available here."),
+    409: N_("Someone changed this at the same moment. Reload and try again."),
+    413: N_("That upload is too large."),
+    429: N_("Too many attempts. Wait a little and try again."),
+    500: N_("Something went wrong on our side. Nothing you entered was half-saved; try again."),
 }
 
 CODES = {
@@ -37,7 +39,7 @@ def wants_json() -> bool:
 
 
 def error_response(status: int, code: str | None = None, message: str | None = None):
-    message = message or MESSAGES.get(status, "That did not work.")
+    message = str(message or MESSAGES.get(status) or _("That did not work."))
     if wants_json():
         code = code or CODES.get(status, "error")
         body = {"errors": [{"code": code, "field": None, "message": message}]}
@@ -61,7 +63,7 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
-        message = "This form was out of date. Go back, reload the page and submit it again."
+        message = _("This form was out of date. Go back, reload the page and submit it again.")
         return error_response(400, "csrf", message)
 
     @app.errorhandler(Refusal)

@@ -21,6 +21,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm
 from scorekeeper.games import GAMES
 from scorekeeper.games import entry_form
+from scorekeeper.games.i18n import _
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players as roster
@@ -109,9 +110,18 @@ def new():
             except Refusal as error:
                 refusal = error
             else:
-                message = f"{game_rules.title} started: {', '.join(result.players)}."
+                players = ", ".join(result.players)
                 if request.form.get("first_dealer") == "random":
-                    message += f" {result.state.next['dealer']} deals first (picked at random)."
+                    message = _(
+                        "%(game)s started: %(players)s. %(dealer)s deals first (picked at random).",
+                        game=game_rules.title,
+                        players=players,
+                        dealer=result.state.next["dealer"],
+                    )
+                else:
+                    message = _(
+                        "%(game)s started: %(players)s.", game=game_rules.title, players=players
+                    )
                 flash(message, "success")
                 return redirect(url_for("games.show", game_id=result.game.id))
     return (
@@ -158,25 +168,43 @@ def _option_action(form, rules, kind: str):
     if form.get("preset"):
         preset = next((p for p in rules.presets if p.key == form["preset"]), None)
         if preset is None:
-            raise Refusal("option_value", "There is no such preset.", "preset")
-        flash(f"{preset.label}: the options are filled in. Change any of them, then start.", "info")
+            raise Refusal("option_value", _("There is no such preset."), "preset")
+        flash(
+            _(
+                "%(preset)s: the options are filled in. Change any of them, then start.",
+                preset=preset.label,
+            ),
+            "info",
+        )
         return with_options(form, rules, preset.options)
     if form.get("rule_set"):
         raw = form["rule_set"]
         chosen = rule_sets.get_rule_set(current_user, int(raw) if raw.isdigit() else 0)
-        flash(f"{chosen.name}: the options are filled in.", "info")
+        flash(_("%(name)s: the options are filled in.", name=chosen.name), "info")
         return with_options(form, rules, chosen.options)
     if form.get("forget_rule_set"):
         raw = form["forget_rule_set"]
         gone = rule_sets.get_rule_set(current_user, int(raw) if raw.isdigit() else 0)
         rule_sets.delete_rule_set(current_user, gone.id)
-        flash(f"Rule set “{gone.name}” forgotten. Games played with it keep their rules.", "info")
+        flash(
+            _(
+                "Rule set “%(name)s” forgotten. Games played with it keep their rules.",
+                name=gone.name,
+            ),
+            "info",
+        )
         return MultiDict(form)
     if form.get("save_rule_set"):
         options = read_options(form, rules.option_specs(rules.min_players))
         saved_set = rule_sets.save_rule_set(current_user, kind, form.get("rule_set_name"), options)
-        flash(f"Rule set “{saved_set.name}” saved: start a {rules.title} game with it in one tap.",
-              "success")  # fmt: skip
+        flash(
+            _(
+                "Rule set “%(name)s” saved: start a %(game)s game with it in one tap.",
+                name=saved_set.name,
+                game=rules.title,
+            ),
+            "success",
+        )
         return MultiDict(form)
     return form
 
@@ -224,7 +252,7 @@ def show(game_id: int):
 
 
 def _hand_number() -> int | None:
-    return entry_form.whole_or_none(request.form.get("number"), "The hand number", "number")
+    return entry_form.whole_or_none(request.form.get("number"), _("The hand number"), "number")
 
 
 @bp.post("/<int:game_id>/hands")
@@ -246,7 +274,7 @@ def update(game_id: int, number: int):
     game = owned_action(game_id)
     phase = request.form.get("phase", "")
     correcting = phase == "both"
-    word = game.plugin.rules.hand_word
+    rules = game.plugin.rules
     try:
         entry = game.plugin.read_hand(request.form, game.players, phase)
         complete = phase in entry_form.COMPLETING
@@ -256,7 +284,7 @@ def update(game_id: int, number: int):
             return _render_edit(games.load(current_user, game_id), number, refusal)
         return _refused(game_id, refusal, phase)
     if correcting:
-        flash(f"{word} {number} corrected; later {word.lower()}s re-scored.", "success")
+        flash(rules.phrase("corrected", number=number), "success")
     return saved(result)
 
 
@@ -297,13 +325,13 @@ def _render_edit(result: Played, number: int, refusal=None):
 def undo(game_id: int, number: int):
     """Undo the last hand."""
     game = owned_action(game_id)
-    word = game.plugin.rules.hand_word
+    rules = game.plugin.rules
     try:
         games.undo_last_hand(game, number)
     except Refusal as refusal:
         flash(refusal.message, "warning")
     else:
-        flash(f"{word} {number} removed.", "success")
+        flash(rules.phrase("removed", number=number), "success")
     return redirect(url_for("games.show", game_id=game_id))
 
 
@@ -316,7 +344,7 @@ def reopen(game_id: int):
     except Refusal as refusal:
         flash(refusal.message, "warning")
     else:
-        flash("Game reopened: correct what needs correcting, then close it again.", "info")
+        flash(_("Game reopened: correct what needs correcting, then close it again."), "info")
     return redirect(url_for("games.show", game_id=game_id))
 
 
@@ -349,12 +377,12 @@ def table(game_id: int):
             dealer = names[int(raw_dealer)]
         try:
             if not all(names):
-                raise Refusal("unknown_player", "Choose a player for every seat.", "players")
+                raise Refusal("unknown_player", _("Choose a player for every seat."), "players")
             games.correct_table(game, names, dealer)
         except Refusal as error:
             refusal = error
         else:
-            flash("Table corrected: every hand was scored again.", "success")
+            flash(_("Table corrected: every hand was scored again."), "success")
             return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
     result = games.played(game) if refusal is None else games.load(current_user, game_id)
     return game_page(
@@ -381,13 +409,13 @@ def _confirm(result: Played, **words):
 def confirm_undo(game_id: int, number: int):
     """Undo asks first on its own page (without JavaScript; the script asks in a dialog)."""
     result = games.load(current_user, game_id)
-    word = result.rules.hand_word
+    rules = result.rules
     return _confirm(
         result,
-        heading=f"Undo {word.lower()} {number}?",
-        question=f"What was entered for {word.lower()} {number} is removed.",
+        heading=rules.phrase("undo_heading", number=number),
+        question=rules.phrase("undo_question", number=number),
         action=url_for("games.undo", game_id=game_id, number=number),
-        button=f"Undo {word.lower()} {number}",
+        button=rules.phrase("undo", number=number),
         danger=True,
     )
 
@@ -399,18 +427,21 @@ def delete(game_id: int):
         game = owned_action(game_id)
         title = game.plugin.title
         games.delete_game(game)
-        flash(f"{title} deleted, with every hand and its statistics.", "success")
+        flash(_("%(game)s deleted, with every hand and its statistics.", game=title), "success")
         return redirect(url_for("games.index"))
     result = games.load(current_user, game_id)
     return _confirm(
         result,
-        heading=f"Delete this {result.rules.title} game?",
-        question=f"{', '.join(result.players)}: {len(result.state.hands)} "
-        f"{result.rules.hand_word.lower()}(s) entered.",
-        warning="Deleting cannot be undone: the game, every hand and its part in the "
-        "statistics are gone for good. (To keep it in history, abandon it instead.)",
+        heading=_("Delete this %(game)s game?", game=result.rules.title),
+        question=result.rules.phrase(
+            "delete_question", count=len(result.state.hands), players=", ".join(result.players)
+        ),
+        warning=_(
+            "Deleting cannot be undone: the game, every hand and its part in the "
+            "statistics are gone for good. (To keep it in history, abandon it instead.)"
+        ),
         action=url_for("games.delete", game_id=game_id),
-        button="Delete the game for good",
+        button=_("Delete the game for good"),
         danger=True,
     )
 
@@ -424,7 +455,7 @@ def abandon(game_id: int):
     except Refusal as refusal:
         flash(refusal.message, "warning")
     else:
-        flash("Game abandoned: it stays in history as not finished. Resume it any time.", "info")
+        flash(_("Game abandoned: it stays in history as not finished. Resume it any time."), "info")
     return redirect(url_for("games.show", game_id=game_id))
 
 

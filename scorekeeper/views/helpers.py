@@ -6,11 +6,14 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
+from babel.lists import format_list
 from flask import Flask
 from flask import url_for
 from markupsafe import Markup
 
 from scorekeeper.games import GAMES
+from scorekeeper.i18n import locale_code
+from scorekeeper.i18n import number
 
 
 def register(app: Flask) -> None:
@@ -56,7 +59,6 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["game_assets"] = game_assets
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
     app.jinja_env.filters["signed"] = signed
-    app.jinja_env.filters["plural"] = plural
     app.jinja_env.filters["ranked"] = ranked
     app.jinja_env.filters["last_points"] = last_points
     app.jinja_env.filters["delta"] = delta
@@ -67,26 +69,26 @@ def register(app: Flask) -> None:
 
 
 def signed(value: int) -> str:
-    """-3 -> "−3", 0 -> "0", 4 -> "4" (a real minus sign reads better in a score sheet)."""
-    return f"−{-value}" if value < 0 else str(value)
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    return f"{count} {word if count == 1 else (words or word + 's')}"
+    """-3 -> "−3", 0 -> "0", 4 -> "4" (a real minus sign reads better in a score sheet), in
+    the reader's digits."""
+    return number(value)
 
 
 def join_names(names) -> str:
-    """["Ann", "Ben", "Cy"] -> "Ann, Ben and Cy"."""
+    """["Ann", "Ben", "Cy"] -> "Ann, Ben and Cy", as the reader's language joins a list
+    (Babel's CLDR list patterns)."""
     names = list(names)
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    code = locale_code()
+    if code == "en":  # the app's English, as it always wrote lists (no Oxford comma)
+        return ", ".join(names[:-1]) + " and " + names[-1]
+    return format_list(names, locale=code)
 
 
 def hands(count: int, rules) -> str:
     """A count in the game's own word: "1 hand", "3 rounds"."""
-    word = rules.hand_word.lower()
-    return f"{count} {word if count == 1 else word + 's'}"
+    return rules.phrase("count", count=count)
 
 
 #: A game page's score sheet shows this many of the latest hands (a long game's page stays
@@ -105,7 +107,7 @@ def sheet_start(state) -> int:
 
 def delta(value: int) -> str:
     """A change of a total: "+14", "−3", "±0"."""
-    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "±0")
+    return f"+{number(value)}" if value > 0 else (number(value) if value < 0 else f"±{number(0)}")
 
 
 def last_points(state) -> dict[str, int]:

@@ -15,6 +15,7 @@ from scorekeeper.forms import ActionForm
 from scorekeeper.forms import PlayerForm
 from scorekeeper.forms import RenameForm
 from scorekeeper.forms import show_refusal
+from scorekeeper.games.i18n import _
 from scorekeeper.services import players
 
 bp = Blueprint("players", __name__, url_prefix="/players")
@@ -58,7 +59,7 @@ def add():
         except Refusal as refusal:
             show_refusal(form, refusal)
         else:
-            flash(f"{player.name} added.", "success")
+            flash(_("%(name)s added.", name=player.name), "success")
             return redirect(url_for("players.index"))
     return _render(add_form=form, status=422)
 
@@ -75,7 +76,7 @@ def rename(player_id: int):
         except Refusal as refusal:
             show_refusal(form, refusal)
             return _render(rename_form=form, renaming=player, status=422)
-        flash(f"{old} is now {player.name}.", "success")
+        flash(_("%(old)s is now %(new)s.", old=old, new=player.name), "success")
         return redirect(url_for("players.index"))
     return _render(rename_form=form, renaming=player)
 
@@ -96,6 +97,8 @@ def _set_archived(player_id: int, archived: bool):
     player = players.get_player(current_user, player_id)
     if ActionForm().validate_on_submit():
         players.update_player(current_user, player.id, archived=archived)
-        word = "archived" if archived else "restored"
-        flash(f"{player.name} {word}.", "success")
+        if archived:
+            flash(_("%(name)s archived.", name=player.name), "success")
+        else:
+            flash(_("%(name)s restored.", name=player.name), "success")
     return redirect(url_for("players.index"))

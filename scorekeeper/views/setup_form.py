@@ -14,12 +14,17 @@ from typing import Any
 from scorekeeper.errors import Refusal
 from scorekeeper.games import GameRules
 from scorekeeper.games import Option
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
 from scorekeeper.models import Player
+from scorekeeper.views.helpers import join_names
 
 #: Hints that replace an option's own help on the form (where it depends on the table).
 OPTION_HINTS = {
-    "max_cards": "Blank: by player count (3 → 15, 4 → 13, 5 → 10, 6 → 8, 7 → 7). "
-    "Lower it for a shorter game.",
+    "max_cards": N_(
+        "Blank: by player count (3 → 15, 4 → 13, 5 → 10, 6 → 8, 7 → 7). "
+        "Lower it for a shorter game."
+    ),
 }
 
 #: Blank rows on the form for players not yet in the roster.
@@ -42,24 +47,30 @@ def read_setup(
             continue
         seat = _seat(raw_seat, name)
         if seat is None:
-            raise Refusal("required", f"Choose a seat for {name}.", f"new-seat-{row}")
+            raise Refusal(
+                "required", _("Choose a seat for %(name)s.", name=name), f"new-seat-{row}"
+            )
         seated.append((seat, name, f"new-{row}"))
-    seats = [seat for seat, _, _ in seated]
+    seats = [seat for seat, _name, _key in seated]
     for seat in seats:
         if seats.count(seat) > 1:
-            sharing = [name for s, name, _ in seated if s == seat]
-            who = ", ".join(sharing[:-1]) + " and " + sharing[-1]
-            raise Refusal("player_count", f"{who} are both in seat {seat}.", "players")
+            sharing = [name for s, name, _key in seated if s == seat]
+            who = join_names(sharing)
+            raise Refusal(
+                "player_count",
+                _("%(names)s are both in seat %(seat)s.", names=who, seat=seat),
+                "players",
+            )
     seated.sort()
-    names = [name for _, name, _ in seated]
+    names = [name for _seat_no, name, _key in seated]
     dealer_key = form.get("first_dealer")
     if dealer_key == "random" and names:
         first_dealer = random.SystemRandom().choice(names)
     else:
-        first_dealer = next((name for _, name, key in seated if key == dealer_key), None)
+        first_dealer = next((name for _seat_no, name, key in seated if key == dealer_key), None)
     if dealer_key and first_dealer is None:
         raise Refusal(
-            "unknown_player", "The first dealer must be one of the players.", "first_dealer"
+            "unknown_player", _("The first dealer must be one of the players."), "first_dealer"
         )
     specs = rules.option_specs(max(len(names), rules.min_players))
     return names, first_dealer, read_options(form, specs)
@@ -70,7 +81,7 @@ def _seat(raw: str | None, name: str) -> int | None:
     if not raw:
         return None
     if not (raw.isascii() and raw.isdigit()) or len(raw) > 3:
-        raise Refusal("wrong_type", f"{name}'s seat must be a number.", "players")
+        raise Refusal("wrong_type", _("%(name)s's seat must be a number.", name=name), "players")
     return int(raw)
 
 
@@ -89,7 +100,10 @@ def read_options(form: Mapping[str, str], specs: Sequence[Option]) -> dict[str, 
             if not all(part.isascii() and part.isdigit() and len(part) <= 4 for part in parts):
                 raise Refusal(
                     "option_value",
-                    f"{spec.label}: whole numbers separated by commas, like 7, 7, 7.",
+                    _(
+                        "%(option)s: whole numbers separated by commas, like 7, 7, 7.",
+                        option=spec.label,
+                    ),
                     f"options.{spec.key}",
                 )
             options[spec.key] = [int(part) for part in parts]
@@ -98,7 +112,9 @@ def read_options(form: Mapping[str, str], specs: Sequence[Option]) -> dict[str, 
             digits = raw.removeprefix("-")
             if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
                 raise Refusal(
-                    "option_value", f"{spec.label} must be a whole number.", f"options.{spec.key}"
+                    "option_value",
+                    _("%(option)s must be a whole number.", option=spec.label),
+                    f"options.{spec.key}",
                 )
             options[spec.key] = int(raw)
         else:

@@ -19,6 +19,7 @@ from flask_login import current_user
 from flask_login import login_required
 
 from scorekeeper.forms import ActionForm
+from scorekeeper.games.i18n import _
 from scorekeeper.services import games
 from scorekeeper.services import sharing
 from scorekeeper.views.games import owned_action
@@ -55,7 +56,7 @@ def create(game_id: int):
     renew = request.form.get("renew") == "1"
     sharing.share(game, renew=renew)
     if renew:
-        flash("New link made: the old one no longer works.", "success")
+        flash(_("New link made: the old one no longer works."), "success")
     return redirect(url_for("share.manage", game_id=game_id))
 
 
@@ -64,7 +65,7 @@ def create(game_id: int):
 def revoke(game_id: int):
     """Stop sharing: the link shows nothing from now on."""
     sharing.revoke(owned_action(game_id))
-    flash("Sharing stopped: the link no longer works.", "success")
+    flash(_("Sharing stopped: the link no longer works."), "success")
     return redirect(url_for("share.manage", game_id=game_id))
 
 

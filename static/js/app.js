@@ -52,7 +52,7 @@ function inplaceForms() {
     if (button) {
       button.setAttribute("aria-busy", "true");
       button.disabled = true;
-      button.textContent = button.dataset.busy || "Saving…";
+      button.textContent = button.dataset.busy || document.body.dataset.saving || "Saving…";
     }
     const started = performance.now();
     fetch(form.action, { method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin" })
@@ -81,10 +81,10 @@ function inplaceForms() {
         const note = document.createElement("p");
         note.className = "save-failed";
         note.setAttribute("role", "alert");
-        note.textContent = "Not saved: the connection failed. What you entered is still here. ";
+        note.textContent = `${document.body.dataset.saveFailed || "Not saved: the connection failed. What you entered is still here."} `;
         const retry = document.createElement("button");
         retry.type = "button";
-        retry.textContent = "Try again";
+        retry.textContent = document.body.dataset.retry || "Try again";
         retry.addEventListener("click", () => send(form, submitter));
         note.appendChild(retry);
         (form.querySelector(".save-bar") || form).appendChild(note);

@@ -7,20 +7,25 @@ from typing import Any
 
 from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import per_seat
+from scorekeeper.games.i18n import _
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
     """Bids (phase "bids"), tricks ("tricks") or both ("both", a correction)."""
     entry: dict[str, Any] = {}
     if phase in ("bids", "both"):
-        entry["bids"] = per_seat(form, "bid", players, "bid")
+        entry["bids"] = per_seat(form, "bid", players, _("bid"))
         if "trump" in form:
             entry["trump"] = form.get("trump") or None
     if phase in ("tricks", "both"):
-        tricks = per_seat(form, "trick", players, "tricks")
+        tricks = per_seat(form, "trick", players, _("tricks"))
         if len(tricks) < len(players):
             missing = next(name for name in players if name not in tricks)
-            raise Refusal("missing_tricks", f"Enter the tricks for {missing}.", f"tricks.{missing}")
+            raise Refusal(
+                "missing_tricks",
+                _("Enter the tricks for %(name)s.", name=missing),
+                f"tricks.{missing}",
+            )
         entry["tricks"] = tricks
     return entry
 

@@ -30,6 +30,10 @@ from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.base import whole_number
+from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.i18n import number
 
 #: Most cards in a hand by player count (the seeds' table).
 MAX_CARDS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
@@ -52,12 +56,14 @@ SEED_SCORING = {
     "zero_bid_bonus": False,
 }
 PRESETS = (
-    Preset("seed", "Seed rules", dict(SEED_SCORING)),
-    Preset("nomination_whist", "Nomination Whist", {**SEED_SCORING, "miss_scoring": "per_trick"}),
-    Preset("penalty", "Penalty", {**SEED_SCORING, "miss_penalty": 5}),
+    Preset("seed", N_("Seed rules"), dict(SEED_SCORING)),
+    Preset(
+        "nomination_whist", N_("Nomination Whist"), {**SEED_SCORING, "miss_scoring": "per_trick"}
+    ),
+    Preset("penalty", N_("Penalty"), {**SEED_SCORING, "miss_penalty": 5}),
     Preset(
         "wizard_scoring",
-        "Wizard scoring",
+        N_("Wizard scoring"),
         {**SEED_SCORING, "made_bonus": 20, "trick_value": 10, "miss_penalty": 10},
     ),
 )
@@ -134,7 +140,8 @@ def hook_applies(options: Mapping[str, Any], cards: int) -> bool:
 
 
 def bid_balance(total: int, cards: int) -> str:
-    """How the bids compare with the tricks available: "2 over", "1 under" or "even"."""
+    """How the bids compare with the tricks available: "2 over", "1 under" or "even" (the
+    API's ``info.balance``, the same in every language; ``balance_words`` says it)."""
     if total > cards:
         return f"{total - cards} over"
     if total < cards:
@@ -142,32 +149,37 @@ def bid_balance(total: int, cards: int) -> str:
     return "even"
 
 
-def _cards_word(count: int) -> str:
-    return f"{count} card" if count == 1 else f"{count} cards"
+def balance_words(total: int, cards: int) -> str:
+    """``bid_balance`` in the reader's language: "2 over", "1 under" or "even"."""
+    if total > cards:
+        return _("%(count)s over", count=total - cards)
+    if total < cards:
+        return _("%(count)s under", count=cards - total)
+    return _("even")
 
 
 def _join(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
 class OhHell(GameRules):
     key = "oh_hell"
-    title = "Oh Hell"
+    title = N_("Oh Hell")
     min_players = 3
     max_players = 7
     hand_word = "Hand"
     name_maps = ("bids", "tricks")
     facts = (
-        Fact("bids", "Bids"),
-        Fact("bids_made", "Bids made"),
-        Fact("zero_bids", "Zero bids"),
-        Fact("zero_bids_made", "Zero bids made"),
+        Fact("bids", N_("Bids")),
+        Fact("bids_made", N_("Bids made")),
+        Fact("zero_bids", N_("Zero bids")),
+        Fact("zero_bids_made", N_("Zero bids made")),
     )
     stats = (
-        Stat("Bids made", "bids_made", out_of="bids"),
-        Stat("Zero bids made", "zero_bids_made", out_of="zero_bids"),
+        Stat(N_("Bids made"), "bids_made", out_of="bids"),
+        Stat(N_("Zero bids made"), "zero_bids_made", out_of="zero_bids"),
     )
     presets = PRESETS
 
@@ -180,12 +192,14 @@ class OhHell(GameRules):
 
     def reminders(self, options: Mapping[str, Any]) -> list[str]:
         reminders = [
-            "Follow suit if you can. The highest card of the suit led wins the trick, unless "
-            "trumps were played: then the highest trump wins."
+            _(
+                "Follow suit if you can. The highest card of the suit led wins the trick, unless "
+                "trumps were played: then the highest trump wins."
+            )
         ]
         if options.get("must_trump"):
             reminders.append(
-                "Must trump: a player who cannot follow suit must play a trump if holding one."
+                _("Must trump: a player who cannot follow suit must play a trump if holding one.")
             )
         return reminders
 
@@ -194,7 +208,11 @@ class OhHell(GameRules):
         if not scored:
             return None
         made = sum(1 for hand in scored if hand.info["made"][side])
-        return f"made {made} of {len(scored)}"
+        return _("made %(made)s of %(hands)s", made=made, hands=len(scored))
+
+    def balance_text(self, total: int, cards: int) -> str:
+        """How the bids compare with the cards, for the pages: "2 over"."""
+        return balance_words(total, cards)
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         bids, tricks = hand.input["bids"], hand.input["tricks"]
@@ -209,9 +227,9 @@ class OhHell(GameRules):
         ]
 
     def csv_columns(self, setup: Setup) -> list[str]:
-        columns = ["Cards", "Trump"]
+        columns = [_("Cards"), _("Trump")]
         for name in setup.players:
-            columns += [f"{name} bid", f"{name} tricks"]
+            columns += [_("%(name)s bid", name=name), _("%(name)s tricks", name=name)]
         return columns
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
@@ -228,140 +246,173 @@ class OhHell(GameRules):
         return [
             Option(
                 "sequence",
-                "Cards per hand",
+                N_("Cards per hand"),
                 "choice",
                 "up",
                 choices=(*SEQUENCES, CUSTOM),
-                help="Up: 1 card, then 2, 3 … up to the most. Down: the reverse. "
-                "Up-down and down-up go there and back. Custom: the table lists the cards "
-                "of every hand.",
+                help=N_(
+                    "Up: 1 card, then 2, 3 … up to the most. Down: the reverse. "
+                    "Up-down and down-up go there and back. Custom: the table lists the cards "
+                    "of every hand."
+                ),
                 choice_labels={
-                    "up": "Up: 1 card, then 2, 3 … to the most",
-                    "down": "Down: the most, then one fewer each hand to 1",
-                    "up-down": "Up and down: 1 … the most … 1",
-                    "down-up": "Down and up: the most … 1 … the most",
-                    CUSTOM: "Custom: the cards of each hand as the table lists them",
+                    "up": N_("Up: 1 card, then 2, 3 … to the most"),
+                    "down": N_("Down: the most, then one fewer each hand to 1"),
+                    "up-down": N_("Up and down: 1 … the most … 1"),
+                    "down-up": N_("Down and up: the most … 1 … the most"),
+                    CUSTOM: N_("Custom: the cards of each hand as the table lists them"),
                 },
             ),
             Option(
                 "custom_sizes",
-                "Custom hand sizes",
+                N_("Custom hand sizes"),
                 "list",
                 None,
                 minimum=1,
                 maximum=most,
-                help=f"With the custom sequence only: the cards of each hand in order, "
-                f"1 to {MAX_CUSTOM_HANDS} hands of 1 to {most} cards (e.g. 7, 7, 7).",
+                help=N_(
+                    "With the custom sequence only: the cards of each hand in order, "
+                    "1 to %(hands)s hands of 1 to %(most)s cards (e.g. 7, 7, 7).",
+                    hands=MAX_CUSTOM_HANDS,
+                    most=most,
+                ),
             ),
             Option(
                 "max_cards",
-                "Most cards in a hand",
+                N_("Most cards in a hand"),
                 "int",
                 most,
                 minimum=1,
                 maximum=most,
-                help=f"{most} with {count} players; may be lowered for a shorter game. "
-                "No part of a custom sequence.",
+                help=N_(
+                    "%(most)s with %(count)s players; may be lowered for a shorter game. "
+                    "No part of a custom sequence.",
+                    most=most,
+                    count=count,
+                ),
             ),
             Option(
                 "no_trump_hands",
-                "Hands without trump",
+                N_("Hands without trump"),
                 "choice",
                 "last",
                 choices=NO_TRUMP_HANDS,
-                help="Which hands are played without turning a trump card. A hand that deals "
-                "all 52 cards never has a trump.",
+                help=N_(
+                    "Which hands are played without turning a trump card. A hand that deals "
+                    "all 52 cards never has a trump."
+                ),
                 choice_labels={
-                    "last": "The last hand of the game",
-                    "largest": "Every hand with the most cards",
-                    "none": "None chosen (only when all 52 cards are dealt)",
+                    "last": N_("The last hand of the game"),
+                    "largest": N_("Every hand with the most cards"),
+                    "none": N_("None chosen (only when all 52 cards are dealt)"),
                 },
             ),
             Option(
                 "hook",
-                "Hook",
+                N_("Hook"),
                 "bool",
                 False,
-                help="The bids may not add up to the cards dealt: the dealer, bidding last, "
-                "may not bid the value that would make them equal.",
+                help=N_(
+                    "The bids may not add up to the cards dealt: the dealer, bidding last, "
+                    "may not bid the value that would make them equal."
+                ),
             ),
             Option(
                 "hook_min_cards",
-                "Smallest hand with the hook",
+                N_("Smallest hand with the hook"),
                 "int",
                 1,
                 minimum=1,
                 maximum=most,
-                help="The hook holds only in hands of at least this many cards (2 or 4 "
-                "spare the small hands). No effect with the hook off.",
+                help=N_(
+                    "The hook holds only in hands of at least this many cards (2 or 4 "
+                    "spare the small hands). No effect with the hook off."
+                ),
             ),
             Option(
                 "simultaneous",
-                "Simultaneous bidding",
+                N_("Simultaneous bidding"),
                 "bool",
                 False,
-                help="Everyone shows a bid at once. With the hook, bids that add up to the "
-                "cards dealt are refused and the table bids again.",
+                help=N_(
+                    "Everyone shows a bid at once. With the hook, bids that add up to the "
+                    "cards dealt are refused and the table bids again."
+                ),
             ),
             Option(
                 "miss_scoring",
-                "A missed bid scores",
+                N_("A missed bid scores"),
                 "choice",
                 "zero",
                 choices=("zero", "per_trick"),
-                help="Zero: nothing. Per trick: the tricks taken, each worth the trick value.",
+                help=N_("Zero: nothing. Per trick: the tricks taken, each worth the trick value."),
                 choice_labels={
-                    "zero": "Nothing",
-                    "per_trick": "The tricks taken (points per trick each)",
+                    "zero": N_("Nothing"),
+                    "per_trick": N_("The tricks taken (points per trick each)"),
                 },
             ),
             Option(
                 "zero_bid_bonus",
-                "Zero-bid bonus",
+                N_("Zero-bid bonus"),
                 "bool",
                 False,
-                help="A made bid of 0 scores 5 + the cards dealt instead of the exact-bid bonus.",
+                help=N_(
+                    "A made bid of 0 scores 5 + the cards dealt instead of the exact-bid bonus."
+                ),
             ),
             Option(
                 "made_bonus",
-                "Exact-bid bonus",
+                N_("Exact-bid bonus"),
                 "choice",
                 10,
                 choices=(5, 10, 20),
-                help="What a made bid scores on top of its tricks.",
-                choice_labels={5: "5 points", 10: "10 points", 20: "20 points"},
+                help=N_("What a made bid scores on top of its tricks."),
+                choice_labels={
+                    5: N_("5 points"),
+                    10: N_("10 points"),
+                    20: N_("20 points"),
+                },
             ),
             Option(
                 "trick_value",
-                "Points per trick",
+                N_("Points per trick"),
                 "choice",
                 1,
                 choices=(1, 10),
-                help="What each trick of a made bid is worth (and of a missed one, when a "
-                "missed bid scores its tricks).",
-                choice_labels={1: "1 point", 10: "10 points"},
+                help=N_(
+                    "What each trick of a made bid is worth (and of a missed one, when a "
+                    "missed bid scores its tricks)."
+                ),
+                choice_labels={
+                    1: N_("1 point"),
+                    10: N_("10 points"),
+                },
             ),
             Option(
                 "miss_penalty",
-                "Penalty per trick off",
+                N_("Penalty per trick off"),
                 "choice",
                 0,
                 choices=(0, 5, 10),
-                help="Taken off a missed bid for every trick it was off by; totals may go "
-                "below zero.",
+                help=N_(
+                    "Taken off a missed bid for every trick it was off by; totals may go "
+                    "below zero."
+                ),
                 choice_labels={
-                    0: "None",
-                    5: f"{MINUS}5 per trick off",
-                    10: f"{MINUS}10 per trick off",
+                    0: N_("None"),
+                    5: N_("−5 per trick off"),
+                    10: N_("−10 per trick off"),
                 },
             ),
             Option(
                 "must_trump",
-                "Must trump (La Podrida)",
+                N_("Must trump (La Podrida)"),
                 "bool",
                 False,
-                help="A player who cannot follow suit must play a trump if holding one. "
-                "A reminder only; it changes no score.",
+                help=N_(
+                    "A player who cannot follow suit must play a trump if holding one. "
+                    "A reminder only; it changes no score."
+                ),
             ),
         ]
 
@@ -391,7 +442,13 @@ class OhHell(GameRules):
             problems.add(
                 RuleError(
                     "option_value",
-                    f"{spec.label} must be from 1 to {max(sizes)}, the biggest hand of this game.",
+                    _(
+                        "%(option)s must be from %(low)s to %(high)s, the biggest hand of this "
+                        "game.",
+                        option=spec.label,
+                        low=1,
+                        high=max(sizes),
+                    ),
                     f"options.{spec.key}",
                 )
             )
@@ -406,29 +463,42 @@ class OhHell(GameRules):
         sizes = game_sizes(options)
         sentences = [_scoring_sentence(options)]
         if options["zero_bid_bonus"]:
-            sentences.append("A made bid of 0 scores 5 + the cards dealt.")
+            sentences.append(_("A made bid of 0 scores 5 + the cards dealt."))
         sentences.append(_sizes_sentence(options, sizes))
         sentences.append(_no_trump_sentence(options["no_trump_hands"], sizes))
         if player_count is not None:
             for cards in sorted({cards for cards in sizes if no_trump(player_count, cards)}):
                 sentences.append(
-                    f"A hand of {cards} cards deals all 52, so it has no trump "
-                    "(no card is left to turn)."
+                    _(
+                        "A hand of %(cards)s cards deals all 52, so it has no trump "
+                        "(no card is left to turn).",
+                        cards=cards,
+                    )
                 )
         if options["hook"]:
             least = options["hook_min_cards"]
-            only = f" (hands of {least} cards or more)" if least > 1 else ""
-            sentences.append(f"Hook: the bids may not add up to the cards dealt{only}.")
-        if options["simultaneous"]:
-            together = "Everyone shows a bid at once"
-            if options["hook"]:
-                together += (
-                    "; with the hook, bids that add up to the cards dealt are refused and the "
-                    "table bids again"
+            if least > 1:
+                sentences.append(
+                    _(
+                        "Hook: the bids may not add up to the cards dealt (hands of %(least)s "
+                        "cards or more).",
+                        least=least,
+                    )
                 )
-            sentences.append(together + ".")
+            else:
+                sentences.append(_("Hook: the bids may not add up to the cards dealt."))
+        if options["simultaneous"]:
+            if options["hook"]:
+                sentences.append(
+                    _(
+                        "Everyone shows a bid at once; with the hook, bids that add up to the "
+                        "cards dealt are refused and the table bids again."
+                    )
+                )
+            else:
+                sentences.append(_("Everyone shows a bid at once."))
         if options["must_trump"]:
-            sentences.append(MUST_TRUMP)
+            sentences.append(str(MUST_TRUMP))
         return sentences
 
     def _defaults(self, player_count: int | None) -> dict[str, Any]:
@@ -461,7 +531,7 @@ class OhHell(GameRules):
         for index, entry in enumerate(entries):
             number = index + 1
             if number > len(sizes):
-                raise RuleError("game_over", "This game is over.", hand=number)
+                raise RuleError("game_over", _("This game is over."), hand=number)
             try:
                 hand = self._hand(setup, number, sizes, entry, last=index == len(entries) - 1)
             except RuleError as error:
@@ -490,7 +560,7 @@ class OhHell(GameRules):
         last: bool,
     ) -> Hand:
         if not isinstance(entry, Mapping):
-            raise RuleError("wrong_type", "A hand must be given as bids and tricks per player.")
+            raise RuleError("wrong_type", _("A hand must be given as bids and tricks per player."))
         players = setup.players
         options = setup.options
         cards = sizes[number - 1]
@@ -520,8 +590,12 @@ class OhHell(GameRules):
             problems.add(
                 RuleError(
                     "missing_tricks",
-                    f"Hand {number} has no tricks yet: enter them before the next hand.",
+                    _(
+                        "Hand %(number)s has no tricks yet: enter them before the next hand.",
+                        number=number,
+                    ),
                     "tricks",
+                    names_hand=True,
                 )
             )
         problems.raise_any()
@@ -562,10 +636,10 @@ class OhHell(GameRules):
 
         def read(name: str, value: Any) -> int:
             return whole_number(
-                value, f"{name}'s bid", f"bids.{name}", "bid_out_of_range", 0, cards
+                value, _("%(name)s's bid", name=name), f"bids.{name}", "bid_out_of_range", 0, cards
             )
 
-        return each_player(entry, "bids", players, "missing_bid", "a bid", read, partial_ok)
+        return each_player(entry, "bids", players, "missing_bid", _("a bid"), read, partial_ok)
 
     @staticmethod
     def _check_hook(bids: Mapping[str, int], dealer: str, cards: int, simultaneous: bool) -> None:
@@ -573,8 +647,13 @@ class OhHell(GameRules):
             if sum(bids.values()) == cards:
                 raise RuleError(
                     "hook_violation",
-                    f"The bids add up to the {_cards_word(cards)} dealt, which the hook "
-                    "forbids: the table must bid again.",
+                    ngettext(
+                        "The bids add up to the %(num)s card dealt, which the hook forbids: "
+                        "the table must bid again.",
+                        "The bids add up to the %(num)s cards dealt, which the hook forbids: "
+                        "the table must bid again.",
+                        cards,
+                    ),
                     "bids",
                 )
             return
@@ -583,8 +662,15 @@ class OhHell(GameRules):
         if bids[dealer] == forbidden:
             raise RuleError(
                 "hook_violation",
-                f"{dealer} is the dealer and may not bid {forbidden}: "
-                f"the bids would total the {_cards_word(cards)}.",
+                ngettext(
+                    "%(dealer)s is the dealer and may not bid %(bid)s: the bids would total "
+                    "the %(num)s card.",
+                    "%(dealer)s is the dealer and may not bid %(bid)s: the bids would total "
+                    "the %(num)s cards.",
+                    cards,
+                    dealer=dealer,
+                    bid=forbidden,
+                ),
                 f"bids.{dealer}",
             )
 
@@ -595,26 +681,38 @@ class OhHell(GameRules):
         suit = value.strip().lower() if isinstance(value, str) else None
         if suit not in SUITS:
             raise RuleError(
-                "trump_invalid", "The trump must be clubs, diamonds, hearts or spades.", "trump"
+                "trump_invalid", _("The trump must be clubs, diamonds, hearts or spades."), "trump"
             )
         if without_trump == "deck":
             raise RuleError(
                 "trump_invalid",
-                f"All 52 cards are dealt in a {cards}-card hand, so there is no trump.",
+                _(
+                    "All 52 cards are dealt in a %(cards)s-card hand, so there is no trump.",
+                    cards=cards,
+                ),
                 "trump",
             )
         if without_trump == "last":
             raise RuleError(
                 "trump_invalid",
-                f"Hand {number} is the last hand, which is played without trump.",
+                _(
+                    "Hand %(number)s is the last hand, which is played without trump.",
+                    number=number,
+                ),
                 "trump",
+                names_hand=True,
             )
         if without_trump == "largest":
             raise RuleError(
                 "trump_invalid",
-                f"Hand {number} has the most cards of the game ({cards}), so it is played "
-                "without trump.",
+                _(
+                    "Hand %(number)s has the most cards of the game (%(cards)s), so it is played "
+                    "without trump.",
+                    number=number,
+                    cards=cards,
+                ),
                 "trump",
+                names_hand=True,
             )
         return suit
 
@@ -622,15 +720,20 @@ class OhHell(GameRules):
     def _tricks(entry: Mapping[str, Any], players: Sequence[str], cards: int) -> dict[str, int]:
         def read(name: str, value: Any) -> int:
             where = f"tricks.{name}"
-            return whole_number(value, f"{name}'s tricks", where, "tricks_out_of_range", 0, cards)
+            return whole_number(
+                value, _("%(name)s's tricks", name=name), where, "tricks_out_of_range", 0, cards
+            )
 
-        tricks = each_player(entry, "tricks", players, "missing_tricks", "the tricks", read)
+        tricks = each_player(entry, "tricks", players, "missing_tricks", _("the tricks"), read)
         taken = sum(tricks.values())
         if taken != cards:
-            dealt = f"{_cards_word(cards)} {'was' if cards == 1 else 'were'} dealt"
-            raise RuleError(
-                "tricks_sum_mismatch", f"Tricks add up to {taken} but {dealt}.", "tricks"
+            message = ngettext(
+                "Tricks add up to %(taken)s but %(num)s card was dealt.",
+                "Tricks add up to %(taken)s but %(num)s cards were dealt.",
+                cards,
+                taken=taken,
             )
+            raise RuleError("tricks_sum_mismatch", message, "tricks")
         return tricks
 
     # What comes next ----------------------------------------------------------------------
@@ -668,8 +771,14 @@ class OhHell(GameRules):
         if state.finished:
             best = state.totals[state.winners[0]]
             if len(state.winners) == 1:
-                return [f"{state.winners[0]} wins with {best}."]
-            return [f"{_join(state.winners)} share the win with {best}."]
+                return [_("%(name)s wins with %(points)s.", name=state.winners[0], points=best)]
+            return [
+                _(
+                    "%(names)s share the win with %(points)s.",
+                    names=_join(state.winners),
+                    points=best,
+                )
+            ]
         notices = []
         upcoming = state.next
         current = state.current
@@ -678,30 +787,49 @@ class OhHell(GameRules):
             dealer = current.dealer
             forbidden = upcoming["forbidden_dealer_bid"]
             if forbidden is not None and dealer not in bids:
-                notices.append(f"{dealer} is the dealer and may not bid {forbidden}.")
-            if current.status == "playing":
                 notices.append(
-                    f"Bids total {current.info['bids_total']} for "
-                    f"{_cards_word(current.info['cards'])} ({current.info['balance']})."
+                    _(
+                        "%(dealer)s is the dealer and may not bid %(bid)s.",
+                        dealer=dealer,
+                        bid=forbidden,
+                    )
+                )
+            if current.status == "playing":
+                info = current.info
+                notices.append(
+                    ngettext(
+                        "Bids total %(total)s for %(num)s card (%(balance)s).",
+                        "Bids total %(total)s for %(num)s cards (%(balance)s).",
+                        info["cards"],
+                        total=info["bids_total"],
+                        balance=balance_words(info["bids_total"], info["cards"]),
+                    )
                 )
         number = upcoming["number"]
         reason = no_trump_reason(
             len(setup.players), sizes, number - 1, setup.options["no_trump_hands"]
         )
         if reason == "deck":
-            notices.append(f"Hand {number}: all 52 cards are dealt, so there is no trump.")
+            notices.append(
+                _("Hand %(number)s: all 52 cards are dealt, so there is no trump.", number=number)
+            )
         elif reason == "last":
-            notices.append(f"Hand {number} is the last hand: it is played without trump.")
+            notices.append(
+                _("Hand %(number)s is the last hand: it is played without trump.", number=number)
+            )
         elif reason == "largest":
             notices.append(
-                f"Hand {number} has the most cards of the game: it is played without trump."
+                _(
+                    "Hand %(number)s has the most cards of the game: it is played without trump.",
+                    number=number,
+                )
             )
         if setup.options.get("must_trump"):
-            notices.append(MUST_TRUMP)
+            notices.append(str(MUST_TRUMP))
         return notices
 
 
-MUST_TRUMP = "A player who cannot follow suit must play a trump if holding one."
+MUST_TRUMP = N_("A player who cannot follow suit must play a trump if holding one.")
 
 
 def _custom_sizes(value: Any, sequence: str | None, most: int) -> list[int] | None:
@@ -712,75 +840,127 @@ def _custom_sizes(value: Any, sequence: str | None, most: int) -> list[int] | No
         if sequence == CUSTOM:
             raise RuleError(
                 "custom_sizes_invalid",
-                "A custom sequence needs its hand sizes: the cards of each hand, in order.",
+                _("A custom sequence needs its hand sizes: the cards of each hand, in order."),
                 where,
             )
         return None
     if sequence is not None and sequence != CUSTOM:
         raise RuleError(
             "custom_sizes_invalid",
-            "Custom hand sizes go with the custom sequence only; choose it or leave them out.",
+            _("Custom hand sizes go with the custom sequence only; choose it or leave them out."),
             where,
         )
     if not isinstance(value, list | tuple):
         raise RuleError(
             "custom_sizes_invalid",
-            "Custom hand sizes must be a list of whole numbers, one for each hand.",
+            _("Custom hand sizes must be a list of whole numbers, one for each hand."),
             where,
         )
     if not 1 <= len(value) <= MAX_CUSTOM_HANDS:
         raise RuleError(
             "custom_sizes_invalid",
-            f"A custom sequence has 1 to {MAX_CUSTOM_HANDS} hands, not {len(value)}.",
+            _(
+                "A custom sequence has %(low)s to %(high)s hands, not %(given)s.",
+                low=1,
+                high=MAX_CUSTOM_HANDS,
+                given=len(value),
+            ),
             where,
         )
-    for number, cards in enumerate(value, 1):
+    for hand_number, cards in enumerate(value, 1):
         if type(cards) is not int or not 1 <= cards <= most:
             raise RuleError(
                 "custom_sizes_invalid",
-                f"Each custom hand has 1 to {most} cards, but hand {number} has “{cards}”.",
+                _(
+                    "Each custom hand has %(low)s to %(high)s cards, but hand %(number)s has "
+                    "“%(cards)s”.",
+                    low=1,
+                    high=most,
+                    number=hand_number,
+                    cards=cards,
+                ),
                 where,
             )
     return list(value)
 
 
 def _scoring_sentence(options: Mapping[str, Any]) -> str:
-    trick_value = options["trick_value"]
-    per_trick = "tricks" if trick_value == 1 else f"{trick_value} per trick"
-    made = f"Exact bid: {options['made_bonus']} + {per_trick}."
-    missed: list[str] = []
-    if options["miss_scoring"] == "per_trick":
-        missed.append("1 per trick taken" if trick_value == 1 else f"{trick_value} per trick taken")
-    if options["miss_penalty"]:
-        missed.append(f"{MINUS}{options['miss_penalty']} per trick off")
-    return f"{made} Missed: {', '.join(missed) or '0'}."
+    """How a hand scores, as two whole sentences (made, then missed)."""
+    value, bonus, penalty = options["trick_value"], options["made_bonus"], options["miss_penalty"]
+    if value == 1:
+        made = _("Exact bid: %(bonus)s + tricks.", bonus=bonus)
+    else:
+        made = _("Exact bid: %(bonus)s + %(value)s per trick.", bonus=bonus, value=value)
+    per_trick = options["miss_scoring"] == "per_trick"
+    if per_trick and penalty:
+        missed = _(
+            "Missed: %(value)s per trick taken, %(minus)s%(penalty)s per trick off.",
+            value=value,
+            minus=MINUS,
+            penalty=penalty,
+        )
+    elif per_trick:
+        missed = _("Missed: %(value)s per trick taken.", value=value)
+    elif penalty:
+        missed = _("Missed: %(minus)s%(penalty)s per trick off.", minus=MINUS, penalty=penalty)
+    else:
+        missed = _("Missed: %(points)s.", points=0)
+    return _("%(made)s %(missed)s", made=made, missed=missed)
 
 
 def _sizes_sentence(options: Mapping[str, Any], sizes: list[int]) -> str:
-    hands = f"{len(sizes)} hand{'s' if len(sizes) != 1 else ''}"
+    hands = ngettext("%(num)s hand", "%(num)s hands", len(sizes))
     if options["sequence"] == CUSTOM:
-        return f"Cards per hand, as the table listed them: {', '.join(map(str, sizes))} ({hands})."
+        return _(
+            "Cards per hand, as the table listed them: %(sizes)s (%(hands)s).",
+            sizes=", ".join(number(size) for size in sizes),
+            hands=hands,
+        )
     most = options["max_cards"]
     if most == 1:
-        return f"Cards per hand: 1 ({hands})."
+        return _("Cards per hand: %(most)s (%(hands)s).", most=1, hands=hands)
     ways = {
-        "up": f"1 to {most}, one more each hand",
-        "down": f"{most} down to 1, one fewer each hand",
-        "up-down": f"1 to {most}, then back down to 1",
-        "down-up": f"{most} down to 1, then back up to {most}",
+        "up": lambda: _(
+            "Cards per hand: 1 to %(most)s, one more each hand (%(hands)s).",
+            most=most,
+            hands=hands,
+        ),
+        "down": lambda: _(
+            "Cards per hand: %(most)s down to 1, one fewer each hand (%(hands)s).",
+            most=most,
+            hands=hands,
+        ),
+        "up-down": lambda: _(
+            "Cards per hand: 1 to %(most)s, then back down to 1 (%(hands)s).",
+            most=most,
+            hands=hands,
+        ),
+        "down-up": lambda: _(
+            "Cards per hand: %(most)s down to 1, then back up to %(most)s (%(hands)s).",
+            most=most,
+            hands=hands,
+        ),
     }
-    return f"Cards per hand: {ways[options['sequence']]} ({hands})."
+    return ways[options["sequence"]]()
 
 
 def _no_trump_sentence(chosen: str, sizes: list[int]) -> str:
     if chosen == "last":
-        return "The last hand is played without trump."
+        return _("The last hand is played without trump.")
     if chosen == "largest":
         count = sizes.count(max(sizes))
         if count == 1:
-            return f"The hand with the most cards ({max(sizes)}) is played without trump."
-        return f"The {count} hands with the most cards ({max(sizes)}) are played without trump."
-    return "A trump card is turned in every hand that leaves a card to turn."
+            return _(
+                "The hand with the most cards (%(cards)s) is played without trump.",
+                cards=max(sizes),
+            )
+        return ngettext(
+            "The %(num)s hand with the most cards (%(cards)s) is played without trump.",
+            "The %(num)s hands with the most cards (%(cards)s) are played without trump.",
+            count,
+            cards=max(sizes),
+        )
+    return _("A trump card is turned in every hand that leaves a card to turn.")
 
 
 RULES = OhHell()

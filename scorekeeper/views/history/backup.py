@@ -19,6 +19,8 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
 from scorekeeper.forms import RestoreForm
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
 from scorekeeper.services import backup
 from scorekeeper.services import nights
 from scorekeeper.views.history.blueprint import bp
@@ -77,15 +79,18 @@ def restore():
     except RequestEntityTooLarge:
         form = RestoreForm(formdata=None)
         form.backup.errors = [
-            f"That file is larger than the {restore_limit() / 1024 / 1024:g} MB this server "
-            "accepts. Nothing was restored."
+            _(
+                "That file is larger than the %(size)s MB this server accepts. "
+                "Nothing was restored.",
+                size=restore_limit() / 1024 / 1024,
+            )
         ]
         return _backup_page(form, 413)
     if not valid:
         abort(400)
     upload = form.backup.data
     if upload is None or not getattr(upload, "filename", ""):
-        form.backup.errors = ["Choose the backup file to restore."]
+        form.backup.errors = [_("Choose the backup file to restore.")]
         return _backup_page(form, 422)
     try:
         document = backup.read_document(upload.read())
@@ -94,8 +99,12 @@ def restore():
         form.backup.errors = [refusal.message]
         return _backup_page(form, 422)
     flash(
-        "Backup restored: "
-        f"{counts['players']} players, {counts['nights']} nights, {counts['games']} games.",
+        _(
+            "Backup restored: %(players)s, %(nights)s, %(games)s.",
+            players=ngettext("%(num)s player", "%(num)s players", counts["players"]),
+            nights=ngettext("%(num)s night", "%(num)s nights", counts["nights"]),
+            games=ngettext("%(num)s game", "%(num)s games", counts["games"]),
+        ),
         "success",
     )
     return redirect(url_for("history.index"))

@@ -19,6 +19,7 @@ from scorekeeper.forms import ActionForm
 from scorekeeper.forms import NightForm
 from scorekeeper.forms import show_refusal
 from scorekeeper.games import GAMES
+from scorekeeper.games.i18n import _
 from scorekeeper.services import backup
 from scorekeeper.services import games
 from scorekeeper.services import nights
@@ -82,7 +83,7 @@ def new_night():
         except Refusal as refusal:
             show_refusal(form, refusal)
         else:
-            flash(f"{nights.night_title(night)}: game night started.", "success")
+            flash(_("%(night)s: game night started.", night=nights.night_title(night)), "success")
             return redirect(url_for("history.night", night_id=night.id))
     status = 422 if form.errors or form.form_errors else 200
     return render_template("history/night_form.html", form=form, night=None), status
@@ -95,7 +96,7 @@ def start_tonight():
     night = nights.tonight(current_user)
     if night is None:
         night = nights.create_night(current_user)
-        flash("Tonight's game night started. Start a game in it below.", "success")
+        flash(_("Tonight's game night started. Start a game in it below."), "success")
     return redirect(url_for("history.night", night_id=night.id))
 
 
@@ -128,14 +129,14 @@ def edit_night(night_id: int):
             "notes": found.notes,
         }
     )
-    form.submit.label.text = "Save the night"
+    form.submit.label.text = _("Save the night")
     if form.validate_on_submit():
         try:
             nights.update_night(current_user, night_id, **_night_form_values(form))
         except Refusal as refusal:
             show_refusal(form, refusal)
         else:
-            flash("Night saved.", "success")
+            flash(_("Night saved."), "success")
             return redirect(url_for("history.night", night_id=night_id))
     status = 422 if form.errors or form.form_errors else 200
     return render_template("history/night_form.html", form=form, night=found), status
@@ -156,7 +157,7 @@ def add_game(night_id: int):
             raise
         flash(refusal.message, "warning")
     else:
-        flash(f"{GAMES[game.kind].title} added to this night.", "success")
+        flash(_("%(game)s added to this night.", game=GAMES[game.kind].title), "success")
     return redirect(url_for("history.night", night_id=night_id))
 
 

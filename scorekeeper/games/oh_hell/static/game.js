@@ -4,6 +4,19 @@
 
 (function () {
   const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
+  // The page's words (data-words: whole sentences in the reader's language, with {names}
+  // to fill in) and its digits (Intl writes Bengali digits for a Bengali page).
+  const digits = new Intl.NumberFormat(document.documentElement.lang || "en", { useGrouping: false });
+  const fill = (text, values) =>
+    text.replace(/\{(\w+)\}/g, (whole, key) =>
+      key in values ? (typeof values[key] === "number" ? digits.format(values[key]) : values[key]) : whole);
+  const wordsOf = (form) => {
+    try {
+      return form.dataset.words ? JSON.parse(form.dataset.words) : null;
+    } catch (error) {
+      return null;
+    }
+  };
 
   function checked(form, name) {
     const input = form.querySelector(`input[name="${name}"]:checked`);
@@ -19,6 +32,7 @@
     const dealerSeat = form.dataset.dealer;
     const status = form.querySelector("[data-status]");
     const rows = [...form.querySelectorAll("li.row[data-seat]")];
+    const words = wordsOf(form);
     const update = () => {
       let total = 0;
       let missing = 0;
@@ -41,7 +55,14 @@
       const dealerRow = rows.find((row) => row.dataset.seat === dealerSeat);
       const dealerBid = dealerRow ? checked(form, `bid-${dealerSeat}`) : null;
       const clash = forbidden !== null && dealerBid === forbidden;
-      if (status) {
+      if (status && words) {
+        const diff = total - cards;
+        const balance = diff === 0 ? words.even : fill(diff > 0 ? words.over : words.under, { count: Math.abs(diff) });
+        status.textContent = missing
+          ? fill((next ? words.so_far_next : words.so_far)[missing], { sum: total, name: next || "" })
+          : fill(words.total, { total, balance });
+        status.classList.toggle("bad", clash);
+      } else if (status) {
         const diff = total - cards;
         const balance = diff === 0 ? "even" : diff > 0 ? `${diff} over` : `${-diff} under`;
         status.textContent = missing
@@ -59,9 +80,13 @@
       const note = dealerRow.querySelector("[data-forbidden-note]");
       if (note && forbidden !== null && forbidden >= 0 && forbidden <= cards) {
         const name = dealerRow.dataset.player;
-        note.textContent = clash
-          ? `${name} may not bid ${forbidden} (the hook): choose another bid.`
-          : `${name} may not bid ${forbidden} (the hook).`;
+        if (words) {
+          note.textContent = fill(clash ? words.clash : words.forbidden, { bid: forbidden });
+        } else {
+          note.textContent = clash
+            ? `${name} may not bid ${forbidden} (the hook): choose another bid.`
+            : `${name} may not bid ${forbidden} (the hook).`;
+        }
         note.classList.add("known");
       }
       dealerRow.classList.toggle("has-error", clash);
@@ -75,6 +100,7 @@
     const cards = Number(form.dataset.cards);
     const status = form.querySelector("[data-status]");
     const rows = [...form.querySelectorAll("li.row[data-seat]")];
+    const words = wordsOf(form);
     const lead = status ? status.textContent.split(" · tricks")[0] : "";
     const update = () => {
       let total = 0;
@@ -86,6 +112,12 @@
       });
       if (!status) return;
       const rest = cards - total;
+      if (words) {
+        const said = missing ? words.to_go[missing] : rest > 0 ? words.short[rest] : words.done;
+        status.textContent = fill(said || words.done, { taken: total });
+        status.classList.toggle("bad", total > cards || (!missing && total !== cards));
+        return;
+      }
       status.textContent = `${lead} · tricks: ${total} of ${cards}` +
         (missing ? ` · ${missing} to go` : "") +
         (rest > 0 && !missing ? ` · ${plural(rest, "trick", "tricks")} missing` : "");
