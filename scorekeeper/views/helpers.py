@@ -98,7 +98,9 @@ def sheet_start(state) -> int:
     """Where a game page's sheet starts: all hands, or the latest ``SHEET_HANDS`` of them."""
     from flask import request
 
-    if request.args.get("sheet") == "all" or request.endpoint != "games.show":
+    # The game page, and its main part as a save made in place answers it.
+    on_game_page = request.endpoint in ("games.show", "games.record", "games.update")
+    if request.args.get("sheet") == "all" or not on_game_page:
         return 0
     return max(0, len(state.hands) - SHEET_HANDS)
 

@@ -299,7 +299,31 @@ class Pitch(GameRules):
         return sentences
 
     def page_context(self, setup: Setup) -> dict[str, Any]:
-        return {"max_game_points": max_game_points(len(setup.players))}
+        players = list(setup.players)
+        options = self.resolve_options(setup.options, len(players))
+        teams = teams_for(players, options)
+        side_of = {name: name for name in players}
+        if teams is not None:
+            side_of = {name: team_name(team) for team in teams for name in team}
+        return {
+            "max_game_points": max_game_points(len(players)),
+            # The options with their defaults (a game stored before an option existed).
+            "rules_options": options,
+            "side_of": side_of,
+        }
+
+    def standing_note(
+        self, state: State, side: str, options: Mapping[str, Any] | None = None
+    ) -> str | None:
+        """How far the side is from the target ("3 to go"); at the target, that it must
+        pitch to win."""
+        if options is None or state.finished:
+            return None
+        target = {**self.defaults(self.max_players), **options}["target"]
+        short = target - state.totals[side]
+        if short > 0:
+            return ngettext("%(num)s to go", "%(num)s to go", short)
+        return _("must pitch to win")
 
     def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
         if options.get("partnerships"):
