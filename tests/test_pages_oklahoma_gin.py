@@ -641,6 +641,14 @@ def test_hollywood_the_sheet_shows_the_three_games_side_by_side(table, app):
     assert stored(app, game).totals_by_side == {"Ann": 125, "Ben": 110}
 
 
+def test_hollywood_a_total_s_change_counts_every_game_the_round_went_into(table, app):
+    game = new_game(table, app, target=50, hollywood=True)
+    play_hollywood(table, game, HOLLYWOOD_ROUNDS[:5])  # round 5: Ben's 20 in games 2 and 3
+    page = table.get(f"/games/{game}").text
+    strip = re.sub(r"\s+", " ", re.search(r'<ul class="score-strip".*?</ul>', page, re.S).group(0))
+    assert 'data-total="Ben">110<span class="delta">+40</span>' in strip
+
+
 def play_hollywood_from(table, game, first):
     for number, (seat, mine, theirs) in enumerate(HOLLYWOOD_ROUNDS[first - 1 :], start=first):
         if mine is None:
