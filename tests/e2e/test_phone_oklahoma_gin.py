@@ -179,7 +179,7 @@ def test_a_round_fits_with_its_status_and_save_in_view(request, size):
     save = page.get_by_role("button", name="Save round 1")
     assert in_view(page, status) and in_view(page, save)
     # Every upcard chip is a full tap target, even 7 to a row at 360 px.
-    sizes = "spans => spans.map((s) => [s.offsetWidth, s.offsetHeight])"
+    sizes = "ss => ss.map((s) => s.getBoundingClientRect()).map((r) => [r.width, r.height])"
     for box in page.locator('[aria-label="Upcard"] label.chip span').evaluate_all(sizes):
         assert box[0] >= 44 and box[1] >= 44, box
     knock(page, "9", "Ben", 4, 30, "Ann")
