@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import accessibility_problems
 from tests.e2e.conftest import add_players
 from tests.e2e.conftest import in_view
 from tests.e2e.conftest import screenshot
@@ -245,3 +246,26 @@ def test_a_hollywood_game_to_its_end_on_a_phone(phone):
     screenshot(phone, "gin-hollywood-final")
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= phone.viewport_size["width"]
+
+
+def test_the_gin_pages_have_no_serious_accessibility_problem(axe_phone):
+    page = axe_phone
+    sign_up(page)
+    add_players(page, "Ann", "Ben")
+    start_game(page, ["Ann", "Ben"], **{"Hollywood (three games at once)": True})
+    knock(page, "K", "Ann", 2, 22, "Ben")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("#now h1")).to_have_text("Round 2 Hollywood")
+    knock(page, "K", "Ben", 9, 6, "Ann")  # an undercut: Ann again
+    page.get_by_role("button", name="Save round 2").click()
+    expect(page.locator("#now h1")).to_have_text("Round 3 Hollywood")
+    url = page.url.split("#")[0]
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for address in (url, f"{url}/hands/1/edit"):
+            page.goto(address)
+            problems = accessibility_problems(page)
+            if problems:
+                found[f"{address} ({scheme})"] = problems
+    assert found == {}

@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import accessibility_problems
 from tests.e2e.conftest import add_players
 from tests.e2e.conftest import in_view
 from tests.e2e.conftest import screenshot
@@ -220,3 +221,31 @@ def test_smudge_wins_at_once_and_the_dealer_may_not_steal(phone):
     expect(phone.locator(".winner")).to_have_text("Smudge! Cy wins!")
     assert in_view(phone, phone.locator(".winner"))
     screenshot(phone, "pitch-smudge")
+
+
+def test_the_pitch_pages_have_no_serious_accessibility_problem(axe_phone):
+    from tests.e2e.test_phone_accessibility import api_game
+
+    page = axe_phone
+    sign_up(page)
+    add_players(page, *PLAYERS)
+    game = api_game(page, "pitch", PLAYERS)
+    page.goto(f"/games/{game}")
+    play_auction(page, PLAYERS, 0, "Ben", "2")
+    page.get_by_role("button", name="Save the auction").click()
+    for point in ("high", "low", "jack", "game"):
+        tap_point(page, point, "Ben")
+    page.get_by_role("button", name="Save the points").click()
+    expect(call_row(page, "Ben").locator(".row-total")).to_contain_text("4+4")
+    play_auction(page, PLAYERS, 1, "Cy", "3")
+    page.get_by_role("button", name="Save the auction").click()
+    expect(page.locator("form[data-points-form]")).to_be_visible()
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for url in (f"/games/{game}", f"/games/{game}/hands/1/edit"):
+            page.goto(url)
+            problems = accessibility_problems(page)
+            if problems:
+                found[f"{url} ({scheme})"] = problems
+    assert found == {}
