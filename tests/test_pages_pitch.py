@@ -260,7 +260,15 @@ def test_the_standings_say_each_side_s_distance_to_the_target(table, app):
     notes = re.findall(
         r'<span class="who">(?:★ )?(\w+)</span>\s*<span class="note">([^<]+)<', standings.group(0)
     )
-    assert dict(notes) == {"Ben": "9 to go", "Cy": "10 to go", "Ann": "11 to go"}
+    assert dict(notes) == {"Ben": "made 1 of 1 · 9 to go", "Cy": "10 to go", "Ann": "11 to go"}
+    # Cy (1) pitches 3 and is set back to −2: made 0 of 1, 13 to go.
+    auction(table, game, 2, {2: "3", 0: "pass", 1: "pass"}, [2, 0, 1])
+    points(table, game, 2, 2, high=0, low=1, jack="none", game=1)
+    standings = re.search(r'<ol class="standings".*?</ol>', table.get(f"/games/{game}").text, re.S)
+    notes = re.findall(
+        r'<span class="who">(?:★ )?(\w+)</span>\s*<span class="note">([^<]+)<', standings.group(0)
+    )
+    assert dict(notes)["Cy"] == "made 0 of 1 · 13 to go"
 
 
 def test_after_a_pitch_of_4_the_others_passes_are_filled_in(table, app):

@@ -315,15 +315,26 @@ class Pitch(GameRules):
     def standing_note(
         self, state: State, side: str, options: Mapping[str, Any] | None = None
     ) -> str | None:
-        """How far the side is from the target ("3 to go"); at the target, that it must
-        pitch to win."""
+        """The side's pitches made ("made 2 of 3"), and how far it is from the target
+        ("3 to go"; at the target, that it must pitch to win)."""
+        pitched = [
+            hand
+            for hand in state.hands
+            if hand.status == "scored" and hand.info["pitcher_side"] == side
+        ]
+        made = sum(1 for hand in pitched if hand.info["made"])
+        record = _("made %(made)s of %(pitched)s", made=made, pitched=len(pitched))
         if options is None or state.finished:
-            return None
+            return record if pitched else None
         target = {**self.defaults(self.max_players), **options}["target"]
         short = target - state.totals[side]
         if short > 0:
-            return ngettext("%(num)s to go", "%(num)s to go", short)
-        return _("must pitch to win")
+            distance = ngettext("%(num)s to go", "%(num)s to go", short)
+        else:
+            distance = _("must pitch to win")
+        if not pitched:
+            return distance
+        return _("%(record)s · %(distance)s", record=record, distance=distance)
 
     def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
         if options.get("partnerships"):
