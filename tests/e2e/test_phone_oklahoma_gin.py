@@ -265,6 +265,8 @@ def test_the_gin_pages_have_no_serious_accessibility_problem(axe_phone):
         page.emulate_media(color_scheme=scheme)
         for address in (url, f"{url}/hands/1/edit"):
             page.goto(address)
+            if scheme == "light":
+                screenshot(page, f"gin-a11y-{'edit' if 'edit' in address else 'game'}")
             problems = accessibility_problems(page)
             if problems:
                 found[f"{address} ({scheme})"] = problems

@@ -245,6 +245,8 @@ def test_the_pitch_pages_have_no_serious_accessibility_problem(axe_phone):
         page.emulate_media(color_scheme=scheme)
         for url in (f"/games/{game}", f"/games/{game}/hands/1/edit"):
             page.goto(url)
+            if scheme == "light":
+                screenshot(page, f"pitch-a11y-{'edit' if 'edit' in url else 'game'}")
             problems = accessibility_problems(page)
             if problems:
                 found[f"{url} ({scheme})"] = problems
