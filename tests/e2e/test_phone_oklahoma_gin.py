@@ -92,7 +92,7 @@ def test_a_game_to_100_on_a_phone(phone):
     expect(phone.get_by_label("Ann's deadwood")).to_have_value("20")
     expect(limit).to_have_text("Knock with 3 or less")
     phone.get_by_label("Ben's deadwood (knocked)").fill("2")
-    expect(status).to_have_text("Ben knocked: Ben scores 18.")
+    expect(status).to_have_text("Ben knocked and scores 18.")
     phone.get_by_role("button", name="Save round 3").click()
     expect(phone.locator(".sheet tfoot td")).to_have_text(["85", "18"])
     expect(phone.locator("#now .pill.dealer")).to_have_text("Ben deals")
@@ -140,7 +140,7 @@ def test_spades_double_and_ace_needs_gin_on_a_phone(phone):
     tap(phone, "Who knocked", "Ben")
     phone.get_by_label("Ben's deadwood (knocked)").fill("4")
     phone.get_by_label("Ann's deadwood").fill("14")
-    expect(status).to_have_text("Ben knocked: Ben scores 20 (doubled).")
+    expect(status).to_have_text("Ben knocked and scores 20 (doubled).")
     phone.get_by_role("button", name="Save round 1").click()
     expect(phone.locator(".sheet tfoot td")).to_have_text(["0", "20"])
     expect(phone.locator('tr[data-round="1"] .card-face')).to_have_text("6♠")
@@ -153,7 +153,7 @@ def test_the_preview_never_promises_a_score_the_server_refuses(phone):
     status = phone.locator("[data-status]")
     # A knock with 3 typed, then changed to gin: the 3 stays, and gin with deadwood is wrong.
     knock(phone, "K", "Ann", 3, 20, "Ben")
-    expect(status).to_have_text("Ann knocked: Ann scores 17.")
+    expect(status).to_have_text("Ann knocked and scores 17.")
     tap(phone, "Result", "Gin")
     expect(phone.locator("#knocker_deadwood")).to_be_visible()
     expect(status).to_have_text(

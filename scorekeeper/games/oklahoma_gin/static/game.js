@@ -54,7 +54,7 @@
       if (result === "gin" || kd === 0) return [`Gin! ${knocker} scores ${(od + ginBonus) * times}${twice}.`, false];
       if (onlyGin) return ["An ace was turned up: only gin can end this round.", true];
       if (kd > limit) return [`Knock with ${limit} or less: ${knocker} has ${kd}.`, true];
-      if (kd < od) return [`${knocker} knocked: ${knocker} scores ${(od - kd) * times}${twice}.`, false];
+      if (kd < od) return [`${knocker} knocked and scores ${(od - kd) * times}${twice}.`, false];
       return [`${knocker} knocked; ${opponent} undercut: ${opponent} scores ${(undercutBonus + kd - od) * times}${twice}.`, false];
     };
 
