@@ -15,6 +15,7 @@ from tests.e2e.conftest import add_players
 from tests.e2e.conftest import in_view
 from tests.e2e.conftest import screenshot
 from tests.e2e.conftest import sign_up
+from tests.e2e.test_phone_accessibility import api_game
 
 
 def start_game(page, names, **checks):
@@ -271,3 +272,19 @@ def test_the_gin_pages_have_no_serious_accessibility_problem(axe_phone):
             if problems:
                 found[f"{address} ({scheme})"] = problems
     assert found == {}
+
+
+def test_a_long_name_without_spaces_wraps_on_a_small_phone(small_phone):
+    page = small_phone
+    long_name = "Maximiliana" * 3 + "Wolfesc"  # 40 letters, no space
+    sign_up(page)
+    add_players(page, long_name, "Ben")
+    # (Started through the API: the new-game page itself is another matter.)
+    page.goto(f"/games/{api_game(page, 'oklahoma_gin', [long_name, 'Ben'])}")
+    knock(page, "K", long_name, 2, 22, "Ben")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("#now h1")).to_have_text("Round 2 to 100")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    box = page.locator('[aria-label="Who knocked"] label.chip').first.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360
+    screenshot(page, "gin-long-name")

@@ -15,6 +15,7 @@ from tests.e2e.conftest import add_players
 from tests.e2e.conftest import in_view
 from tests.e2e.conftest import screenshot
 from tests.e2e.conftest import sign_up
+from tests.e2e.test_phone_accessibility import api_game
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 THREE = ["Ann", "Ben", "Cy"]
@@ -224,8 +225,6 @@ def test_smudge_wins_at_once_and_the_dealer_may_not_steal(phone):
 
 
 def test_the_pitch_pages_have_no_serious_accessibility_problem(axe_phone):
-    from tests.e2e.test_phone_accessibility import api_game
-
     page = axe_phone
     sign_up(page)
     add_players(page, *PLAYERS)
@@ -251,3 +250,23 @@ def test_the_pitch_pages_have_no_serious_accessibility_problem(axe_phone):
             if problems:
                 found[f"{url} ({scheme})"] = problems
     assert found == {}
+
+
+def test_a_long_name_without_spaces_wraps_on_a_small_phone(small_phone):
+    page = small_phone
+    long_name = "Maximiliana" * 3 + "Wolfesc"  # 40 letters, no space
+    sign_up(page)
+    add_players(page, long_name, "Ben", "Cy")
+    # (Started through the API: the new-game page itself is another matter.)
+    page.goto(f"/games/{api_game(page, 'pitch', [long_name, 'Ben', 'Cy'])}")
+    play_auction(page, [long_name, "Ben", "Cy"], 0, "Ben", "2")
+    page.get_by_role("button", name="Save the auction").click()
+    expect(page.locator("form[data-points-form]")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "pitch-long-name-points")
+    for point in ("high", "low", "jack", "game"):
+        tap_point(page, point, long_name)
+    page.get_by_role("button", name="Save the points").click()
+    expect(call_row(page, long_name).locator(".row-total")).to_contain_text("4+4")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    screenshot(page, "pitch-long-name-auction")
