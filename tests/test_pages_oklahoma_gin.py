@@ -703,3 +703,28 @@ def test_a_long_hollywood_game_keeps_each_game_s_running_total(table, app):
         2: [[], ["20", "35"]],
         3: [[], ["20", "20"]],
     }
+
+
+def test_a_hollywood_game_s_sheet_in_history_and_on_a_shared_link(table, app, api):
+    game = new_game(table, app, target=50, hollywood=True)
+    play_hollywood(table, game, HOLLYWOOD_ROUNDS)
+    table.post(f"/games/{game}/close")
+    history = table.get(f"/history/games/{game}")
+    assert history.status_code == 200
+    assert "hollywood-sheet" in history.text and "/hands/1/edit" not in history.text
+    shared = api.post(f"/games/{game}/share")
+    assert shared.status_code == 201
+    viewer = app.test_client().get(shared.get_json()["url"].removeprefix("http://localhost"))
+    assert viewer.status_code == 200
+    assert "hollywood-sheet" in viewer.text and "/hands/1/edit" not in viewer.text
+    totals = re.sub(
+        r"\s+", " ", re.search(r'<tr class="game-totals">.*?</tr>', viewer.text, re.S).group(0)
+    )
+    assert re.findall(r'data-game="\d">(?:★ )?(\d+)</td>', totals) == [
+        "20",
+        "55",
+        "55",
+        "35",
+        "50",
+        "20",
+    ]
