@@ -728,3 +728,12 @@ def test_a_hollywood_game_s_sheet_in_history_and_on_a_shared_link(table, app, ap
         "50",
         "20",
     ]
+
+
+def test_a_refused_round_says_so_at_the_top_and_each_problem_once(table, app):
+    game = new_game(table, app)
+    refused = knock(table, game, 1, 1, 5, 20, upcard="3")
+    assert refused.status_code == 422
+    assert '<p class="status bad" id="status"' in refused.text
+    assert "Not saved: put right what is marked below." in refused.text
+    assert refused.text.count("Knock with 3 or less: Ben has 5.") == 1

@@ -366,3 +366,18 @@ def test_a_long_game_s_page_shows_the_latest_hands_and_a_link_to_all(table, app,
     shown = [int(n) for n in re.findall(r'aria-label="Correct hand (\d+) ', saved.text)]
     assert shown == list(range(8, 31)) and "Show hands 1 to 7 too" in saved.text
     assert len(saved.text) < len(every)
+
+
+def test_a_refused_step_says_so_at_the_top_and_each_problem_once_beside_its_field(table, app):
+    game = start(table, app, ["Ann", "Ben", "Cy"])
+    refused = auction(table, game, 1, {1: "2", 2: "2", 0: "pass"}, [1, 2, 0])
+    assert refused.status_code == 422
+    assert '<p class="status bad" id="status"' in refused.text
+    assert "Not saved: put right what is marked below." in refused.text
+    message = "The high bid is 2: Cy must bid more than 2 or pass."
+    assert html.unescape(refused.text).count(message) == 1
+    auction(table, game, 1, {1: "2", 2: "pass", 0: "pass"}, [1, 2, 0])
+    refused = points(table, game, 1, 1, low=1, jack="none", game="tie")
+    assert refused.status_code == 422
+    assert '<p class="status bad" id="status"' in refused.text
+    assert html.unescape(refused.text).count("Choose who took High.") == 1
