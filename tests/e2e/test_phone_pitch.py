@@ -270,3 +270,35 @@ def test_a_long_name_without_spaces_wraps_on_a_small_phone(small_phone):
     expect(call_row(page, long_name).locator(".row-total")).to_contain_text("4+4")
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     screenshot(page, "pitch-long-name-auction")
+
+
+def test_a_seven_player_hand_is_thirteen_taps_and_no_swipe(phone):
+    sign_up(phone)
+    add_players(phone, *SEVEN)
+    start_game(phone, SEVEN)
+    phone.evaluate("window.scrollTo(0, 0)")
+    taps = 0
+
+    def tap_in_view(locator):
+        nonlocal taps
+        assert in_view(phone, locator), "off screen"
+        locator.click(no_wait_after=True)
+        taps += 1
+
+    order = SEVEN[1:] + SEVEN[:1]  # Ann deals: Ben first, Ann last
+    for name in order:
+        call = "3" if name == "Dee" else "Pass"
+        tap_in_view(call_row(phone, name).locator("label.chip span").get_by_text(call, exact=True))
+    expect(phone.locator("[data-status]")).to_have_text("Dee pitches 3")
+    tap_in_view(phone.get_by_role("button", name="Save the auction"))
+    expect(phone.locator("#now .pill.first")).to_have_text("Dee pitched 3")
+    for point, who in (("high", "Dee"), ("low", "Dee"), ("jack", "Eve"), ("game", "Dee")):
+        row = phone.locator(f'form[data-points-form] [data-point="{point}"]')
+        tap_in_view(row.locator("label.chip span").get_by_text(who, exact=True))
+    expect(phone.locator("[data-status]")).to_have_text("Dee makes 3 (3 of 4)")
+    tap_in_view(phone.get_by_role("button", name="Save the points"))
+    dee = call_row(phone, "Dee").locator(".row-total")
+    expect(dee).to_contain_text("3+3")
+    assert in_view(phone, dee)
+    assert phone.evaluate("window.scrollY") < 5  # no swipe from the first call to the totals
+    assert taps == 13
