@@ -521,8 +521,11 @@ class GameRules:
         """How a trick is played, shown while a hand is played (trick-taking games)."""
         return []
 
-    def standing_note(self, state: State, side: str) -> str | None:
-        """A few words beside a side's total in the standings ("made 9 of 11")."""
+    def standing_note(
+        self, state: State, side: str, options: Mapping[str, Any] | None = None
+    ) -> str | None:
+        """A few words beside a side's total in the standings ("made 9 of 11", "3 to go");
+        ``options``: the game's options, when the note depends on them (a target)."""
         return None
 
     def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:

@@ -100,7 +100,9 @@ def sheet_start(state) -> int:
     """Where a game page's sheet starts: all hands, or the latest ``SHEET_HANDS`` of them."""
     from flask import request
 
-    if request.args.get("sheet") == "all" or request.endpoint != "games.show":
+    # The game page, and its main part as a save made in place answers it.
+    on_game_page = request.endpoint in ("games.show", "games.record", "games.update")
+    if request.args.get("sheet") == "all" or not on_game_page:
         return 0
     return max(0, len(state.hands) - SHEET_HANDS)
 
@@ -111,11 +113,17 @@ def delta(value: int) -> str:
 
 
 def last_points(state) -> dict[str, int]:
-    """What each side scored in the latest scored hand (to show how the totals changed)."""
-    for hand in reversed(state.hands):
-        if hand.points is not None:
-            return dict(hand.points)
-    return {}
+    """How each side's total changed with the latest scored hand (its points; with Oklahoma
+    Gin's Hollywood scoring a round's score counts in several games, so the change of the
+    running totals it carries)."""
+    scored = [hand for hand in state.hands if hand.points is not None]
+    if not scored:
+        return {}
+    latest = scored[-1]
+    if latest.totals is None:
+        return dict(latest.points)
+    before = scored[-2].totals if len(scored) > 1 and scored[-2].totals else {}
+    return {side: total - before.get(side, 0) for side, total in latest.totals.items()}
 
 
 def ranked(state) -> list[tuple[str, int]]:

@@ -203,7 +203,9 @@ class OhHell(GameRules):
             )
         return reminders
 
-    def standing_note(self, state: State, side: str) -> str | None:
+    def standing_note(
+        self, state: State, side: str, options: Mapping[str, Any] | None = None
+    ) -> str | None:
         scored = [hand for hand in state.hands if hand.info.get("made")]
         if not scored:
             return None

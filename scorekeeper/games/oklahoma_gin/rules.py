@@ -312,6 +312,40 @@ class OklahomaGin(GameRules):
             )
         return sentences
 
+    def page_context(self, setup: Setup) -> dict[str, Any]:
+        # The options with their defaults (a game stored before an option existed).
+        return {"rules_options": {**self.defaults(len(setup.players)), **setup.options}}
+
+    def standing_note(
+        self, state: State, side: str, options: Mapping[str, Any] | None = None
+    ) -> str | None:
+        """Rounds won and how far the player is from the target ("2 rounds won · 15 to go");
+        with Hollywood scoring the games won and the distance in each game still open."""
+        if options is None:
+            return None
+        target = {**self.defaults(2), **options}["target"]
+        if state.columns is not None:
+            won = sum(1 for column in state.columns if column["winner"] == side)
+            note = ngettext("%(num)s game won", "%(num)s games won", won)
+            if state.finished:
+                return note
+            open_games = [
+                _(
+                    "game %(number)s: %(short)s to go",
+                    number=column["number"],
+                    short=max(target - column["totals"][side], 0),
+                )
+                for column in state.columns
+                if not column["closed"]
+            ]
+            return " · ".join([note, *open_games])
+        rounds = sum(1 for hand in state.hands if hand.info.get("winner") == side)
+        note = ngettext("%(num)s round won", "%(num)s rounds won", rounds)
+        if state.finished:
+            return note
+        short = max(target - state.totals[side], 0)
+        return _("%(rounds)s · %(short)s to go", rounds=note, short=short)
+
     def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
         players = tuple(setup.players)
         self.check_players(players, setup.options)

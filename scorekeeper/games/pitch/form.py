@@ -13,6 +13,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import whole_or_none
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
+from scorekeeper.games.pitch.rules import TOP_BID
 
 #: What the form says when a point names no player, or is left empty.
 NOT_A_PLAYER = {
@@ -54,8 +55,11 @@ def read_bidding(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     if sorted(order) != list(range(len(players))):
         order = list(range(len(players)))
     auction: list[list[Any]] = []
+    pitched_top = False
     for turn, seat in enumerate(order):
         raw = (form.get(f"call-{seat}") or "").strip()
+        if raw == "" and pitched_top:
+            raw = "pass"  # after a pitch of 4 the others can only pass: left empty, they did
         where = f"auction.{turn}"
         # A call left empty goes to the rules as None: they refuse it (missing_bid) with
         # every other problem of the hand.
@@ -65,6 +69,7 @@ def read_bidding(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
             not_whole = _("%(name)s's bid must be a whole number.", name=players[seat])
             call = _whole(raw, where, not_whole)
         auction.append([players[seat], call])
+        pitched_top = pitched_top or call == TOP_BID
     return {"auction": auction}
 
 

@@ -299,7 +299,42 @@ class Pitch(GameRules):
         return sentences
 
     def page_context(self, setup: Setup) -> dict[str, Any]:
-        return {"max_game_points": max_game_points(len(setup.players))}
+        players = list(setup.players)
+        options = self.resolve_options(setup.options, len(players))
+        teams = teams_for(players, options)
+        side_of = {name: name for name in players}
+        if teams is not None:
+            side_of = {name: team_name(team) for team in teams for name in team}
+        return {
+            "max_game_points": max_game_points(len(players)),
+            # The options with their defaults (a game stored before an option existed).
+            "rules_options": options,
+            "side_of": side_of,
+        }
+
+    def standing_note(
+        self, state: State, side: str, options: Mapping[str, Any] | None = None
+    ) -> str | None:
+        """The side's pitches made ("made 2 of 3"), and how far it is from the target
+        ("3 to go"; at the target, that it must pitch to win)."""
+        pitched = [
+            hand
+            for hand in state.hands
+            if hand.status == "scored" and hand.info["pitcher_side"] == side
+        ]
+        made = sum(1 for hand in pitched if hand.info["made"])
+        record = _("made %(made)s of %(pitched)s", made=made, pitched=len(pitched))
+        if options is None or state.finished:
+            return record if pitched else None
+        target = {**self.defaults(self.max_players), **options}["target"]
+        short = target - state.totals[side]
+        if short > 0:
+            distance = ngettext("%(num)s to go", "%(num)s to go", short)
+        else:
+            distance = _("must pitch to win")
+        if not pitched:
+            return distance
+        return _("%(record)s · %(distance)s", record=record, distance=distance)
 
     def check_players(self, players: Sequence[str], options: Mapping[str, Any]) -> None:
         if options.get("partnerships"):

@@ -1,90 +1,172 @@
-// Auction Pitch: offer only legal calls as the auction goes round, and the one-trump shortcut.
+// Auction Pitch: offer only legal calls as the auction goes round (the passes after a pitch
+// of 4 filled in, saying so), the status line kept right, the quick form brought into view,
+// the one-trump shortcut, and what the points tapped make of the hand.
 // The server checks everything again; without this file the form still works.
 "use strict";
 
-// What a player may call, given the high bid so far (0 = everyone passed). Mirrors the rules:
-// a bid must beat the high bid; the dealer may steal by equalling 1 to 3, must bid 2 or more
-// when everyone passed, and nothing beats 4.
-function legalCalls(high, isDealer, minBid) {
-  const calls = new Set();
-  if (high === 4) { calls.add("pass"); return calls; }
-  if (isDealer && high === 0) {
-    for (let bid = Math.max(minBid, 2); bid <= 4; bid += 1) calls.add(String(bid));
+(function () {
+  const TOP = 4;
+
+  // What a player may call, given the high bid so far (0 = everyone passed). Mirrors the
+  // rules: a bid must beat the high bid; the dealer (when stealing is allowed) may take it by
+  // equalling 1 to 3, must bid 2 or more when everyone passed, and nothing beats 4.
+  function legalCalls(high, isDealer, minBid, maySteal) {
+    const calls = new Set();
+    if (high === TOP) { calls.add("pass"); return calls; }
+    if (isDealer && high === 0) {
+      for (let bid = Math.max(minBid, 2); bid <= TOP; bid += 1) calls.add(String(bid));
+      return calls;
+    }
+    calls.add("pass");
+    for (let bid = minBid; bid <= TOP; bid += 1) {
+      if (bid > high || (isDealer && maySteal && bid === high)) calls.add(String(bid));
+    }
     return calls;
   }
-  calls.add("pass");
-  for (let bid = minBid; bid <= 4; bid += 1) {
-    if (bid > high || (isDealer && bid === high)) calls.add(String(bid));
-  }
-  return calls;
-}
 
-function auctions() {
-  document.querySelectorAll("[data-auction]").forEach((box) => {
+  function auction(box) {
     const minBid = Number(box.dataset.minBid);
     const dealer = box.dataset.dealer;
-    const rows = [...box.querySelectorAll("fieldset[data-seat]")];
-    const note = box.querySelector("[data-auction-note]");
+    const maySteal = box.dataset.steal !== "off";
+    const rows = [...box.querySelectorAll("[data-seat]")];
+    const form = box.closest("form");
+    const note = form.querySelector("[data-auction-note]");
+    const status = form.querySelector("[data-status]");
     const update = () => {
       let high = 0;
       let pitcher = null;
+      let stolen = false;
       let open = true;
+      let next = null;
+      let left = 0;
+      let filled = 0;
       rows.forEach((row) => {
         const isDealer = row.dataset.seat === dealer;
-        const allowed = legalCalls(high, isDealer, minBid);
+        const allowed = open ? legalCalls(high, isDealer, minBid, maySteal) : new Set();
         let chosen = null;
         row.classList.toggle("later", !open);
         row.querySelectorAll("input[type=radio]").forEach((input) => {
           const ok = open && allowed.has(input.value);
-          input.disabled = !ok;
+          // A pass filled in after a 4 is taken back when the 4 is.
+          if (input.dataset.auto && high !== TOP) { input.checked = false; delete input.dataset.auto; }
+          // After a pitch of 4 the only call is a pass: filled in (the note says so).
+          if (open && high === TOP && input.value === "pass" && !input.checked) {
+            input.checked = true;
+            input.dataset.auto = "1";
+          }
+          input.disabled = !ok && !input.checked;
           // Struck out: not allowed for this player; rows not yet reached are only dimmed.
           input.closest(".chip").classList.toggle("forbidden", open && !ok);
-          if (!ok && input.checked) input.checked = false;
           if (input.checked) chosen = input.value;
+          if (input.checked && input.dataset.auto) filled += 1;
         });
+        const illegal = chosen !== null && !allowed.has(chosen);
+        row.classList.toggle("has-error", illegal);
         row.classList.toggle("waiting", open && chosen === null);
-        if (chosen === null) { open = false; return; }
+        if (chosen === null || illegal) {
+          if (open) next = row.dataset.player;
+          open = false;
+          left += 1;
+          return;
+        }
         if (chosen !== "pass") {
           const bid = Number(chosen);
-          if (bid > high || isDealer) { high = bid; pitcher = row.dataset.player; }
+          stolen = isDealer && bid === high;
+          high = bid; pitcher = row.dataset.player;
         }
       });
-      if (!note) return;
-      if (pitcher && open) note.textContent = `${pitcher} pitches ${high}.`;
-      else if (pitcher) note.textContent = `High bid so far: ${pitcher} ${high}.`;
-      else note.textContent = "";
+      let text;
+      if (pitcher && open) {
+        text = stolen ? `${pitcher} steals at ${high}` : `${pitcher} pitches ${high}`;
+        if (filled) text += " · the others pass (filled in)";
+      } else if (pitcher) {
+        text = `High bid: ${pitcher} ${high} · ${next} to call`;
+      } else if (next && next !== rows[0].dataset.player) {
+        text = `All passed so far · ${next} to call`;
+      } else {
+        text = `No calls yet · ${next} bids first`;
+      }
+      if (status) status.textContent = text;
+      if (note) note.textContent = pitcher && open ? `${text}.` : "";
     };
     box.addEventListener("change", update);
     update();
-  });
-}
+  }
 
-// "Only one trump was played": High and Low (and Jack, if that trump was the jack) are the
-// pitcher's, so tick them.
-function oneTrump() {
-  document.querySelectorAll("form[data-points-form]").forEach((form) => {
+  // "One trump only": High and Low (and Jack, if that trump was the jack) are the pitcher's,
+  // so tick them; the status line says what the points tapped make of the hand.
+  function pointsForm(form) {
+    const pitcher = form.dataset.pitcher;
     const box = form.querySelector("[data-single-trump]");
-    if (!box) return;
     const jack = form.querySelector("[data-lone-jack]");
+    const status = form.querySelector("[data-status]");
     const give = (keys) => keys.forEach((key) => {
-      const input = form.querySelector(`input[name="${key}"][value="${form.dataset.pitcher}"]`);
+      const input = form.querySelector(`input[name="${key}"][value="${pitcher}"]`);
       if (input) input.checked = true;
     });
-    box.addEventListener("change", () => {
-      if (box.checked) give(["high", "low"]);
-      else if (jack) jack.checked = false;
-    });
+    if (box) {
+      box.addEventListener("change", () => {
+        if (box.checked) give(["high", "low"]);
+        else if (jack) jack.checked = false;
+      });
+    }
     if (jack) {
       jack.addEventListener("change", () => {
         if (!jack.checked) return;
-        box.checked = true;
+        if (box) box.checked = true;
         give(["high", "low", "jack"]);
       });
     }
-  });
-}
+    if (!status || !form.dataset.sides) return;
+    const sideOf = form.dataset.sides.split(",").map(Number);
+    const sideNames = form.dataset.sideNames.split("|");
+    const mine = sideOf[Number(pitcher)];
+    const bid = Number(form.dataset.bid);
+    const smudge = form.dataset.smudge === "on";
+    const team = form.dataset.team === "on";
+    const lead = status.textContent;
+    const update = () => {
+      const won = sideNames.map(() => 0);
+      let placed = 0;
+      ["high", "low", "jack", "game"].forEach((key) => {
+        const input = form.querySelector(`input[name="${key}"]:checked`);
+        if (!input) return;
+        placed += 1;
+        if (/^\d+$/.test(input.value)) won[sideOf[Number(input.value)]] += 1;
+      });
+      const name = sideNames[mine];
+      if (placed === 0) { status.textContent = lead; status.classList.remove("bad"); return; }
+      const all = smudge ? won.findIndex((count) => count === 4) : -1;
+      let text;
+      if (placed < 4) {
+        text = `${name} ${team ? "have" : "has"} ${won[mine]} of ${bid} · ${4 - placed} to place`;
+      } else if (all >= 0) {
+        text = `Smudge! ${sideNames[all]} ${team ? "win" : "wins"} the game`;
+      } else if (won[mine] >= bid) {
+        text = `${name} ${team ? "make" : "makes"} ${bid} (${won[mine]} of 4)`;
+      } else {
+        text = `${name} ${team ? "are" : "is"} set back ${bid} (${won[mine]} of ${bid})`;
+      }
+      status.textContent = text;
+      status.classList.toggle("bad", placed === 4 && won[mine] < bid && all < 0);
+    };
+    form.addEventListener("change", update);
+    update();
+  }
 
-document.addEventListener("DOMContentLoaded", () => {
-  auctions();
-  oneTrump();
-});
+  // "Just record the pitcher and the bid" opens below the auction: bring it into view.
+  function quickForm(details) {
+    details.addEventListener("toggle", () => {
+      if (details.open) details.scrollIntoView({ block: "start" });
+    });
+  }
+
+  function setUp() {
+    document.querySelectorAll("[data-auction]").forEach(auction);
+    document.querySelectorAll("form[data-points-form]").forEach(pointsForm);
+    document.querySelectorAll("details[data-quick]").forEach(quickForm);
+  }
+
+  document.addEventListener("DOMContentLoaded", setUp);
+  document.addEventListener("sk:page", setUp);
+})();
