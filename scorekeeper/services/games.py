@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,10 +79,22 @@ def _replay(plugin: GamePlugin, setup: Setup, entries: Sequence[Mapping[str, Any
         raise Refusal.from_rule(error, plugin.rules.hand_word) from None
 
 
+def _replay_game(game: Game, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+    """The state of a stored game: its hands replayed, and a game the table ended (one that
+    ends only when the scorekeeper says so, such as an open-ended score pad) still ended, by
+    the rules' ``close``."""
+    state = _replay(game.plugin, setup, entries)
+    if game.status == "finished" and not state.finished:
+        # Nothing left to end it with (every hand undone): the game goes on.
+        with suppress(RuleError):
+            state = game.plugin.rules.close(setup, state)
+    return state
+
+
 def played(game: Game) -> Played:
     """The derived state of a loaded game (one replay)."""
     setup = setup_for(game)
-    return Played(game, game.plugin, setup, _replay(game.plugin, setup, entries_of(game, setup)))
+    return Played(game, game.plugin, setup, _replay_game(game, setup, entries_of(game, setup)))
 
 
 # Reading ----------------------------------------------------------------------------------
@@ -277,6 +290,10 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
     _check_open(game)
     setup = setup_for(game)
     state = _replay(game.plugin, setup, [*entries_of(game, setup), dict(entry)])
+    if game.status == "finished":
+        # A game the table ended (reopened to correct it): its rules would take more hands.
+        word = game.plugin.rules.hand_word
+        raise Refusal("game_over", f"{word} {expected}: This game is over.", None)
     game.hands.append(HandEntry(number=expected, input={}))
     # Two phones sending the same hand: the second finds the game changed under it.
     return _save(game, setup, state, expected, conflict=_not_next(game, expected, expected))
@@ -325,7 +342,7 @@ def update_hand(
         )
     _check_open(game)
     entries[number - 1] = dict(change) if replace else rules.merge(entries[number - 1], change)
-    return _save(game, setup, _replay(game.plugin, setup, entries), number)
+    return _save(game, setup, _replay_game(game, setup, entries), number)
 
 
 def undo_last_hand(game: Game, number: int | None = None) -> Played:
@@ -344,7 +361,7 @@ def undo_last_hand(game: Game, number: int | None = None) -> Played:
     setup = setup_for(game)
     entries = entries_of(game, setup)[:-1]
     game.hands.remove(last)
-    return _save(game, setup, _replay(game.plugin, setup, entries), last.number)
+    return _save(game, setup, _replay_game(game, setup, entries), last.number)
 
 
 def correct_table(game: Game, names: object, first_dealer: object = None) -> Played:
@@ -395,7 +412,7 @@ def correct_table(game: Game, names: object, first_dealer: object = None) -> Pla
         by_name = rules.from_seats(row.input, before)
         entries.append(_renamed(rules, by_name, renamed))
     setup = Setup(tuple(cleaned), game.options, dealer_seat)
-    state = _replay(game.plugin, setup, entries)
+    state = _replay_game(game, setup, entries)
     seats_before = [seat.player.id for seat in game.seats]
     for seat, player in zip(game.seats, _players_for(game_account(game), cleaned), strict=True):
         seat.player = player
@@ -462,13 +479,21 @@ def reopen(game: Game) -> Played:
 
 
 def close(game: Game) -> Played:
-    """Lock a finished game again after corrections."""
+    """Lock a finished game again after corrections, or end a game that only ends when the
+    table says so (the rules' ``close``: an open-ended score pad)."""
     result = played(game)
-    if not result.state.finished:
+    if result.state.finished:
+        game.locked = True
+        commit()
+        return result
+    _check_open(game)
+    try:
+        state = result.rules.close(result.setup, result.state)
+    except RuleError as error:
+        raise Refusal.from_rule(error, result.rules.hand_word) from None
+    if not state.finished:
         raise Refusal("not_finished", "This game is not finished yet.")
-    game.locked = True
-    commit()
-    return result
+    return _save(game, result.setup, state, len(game.hands) + 1)
 
 
 def _save(

@@ -31,6 +31,7 @@ from scorekeeper.games.base import check_option_value
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import resolve_options
 from scorekeeper.games.base import seat_after
+from scorekeeper.games.i18n import _
 from scorekeeper.games.readers import join_names
 from scorekeeper.games.readers import player_numbers
 
@@ -163,6 +164,39 @@ class ScorePad(GameRules):
                 resolved[spec.key] = check_option_value(spec, value)
         problems.raise_any()
         return {spec.key: resolved[spec.key] for spec in specs}
+
+    # Plays of one named game, together -------------------------------------------------
+
+    def variant_of(self, options: Mapping[str, Any]) -> str:
+        """The game's name (spaces tidied): plays of one game are compared with each other."""
+        return " ".join(str(options.get("name") or "").split())
+
+    def variant_label(self, variant: str) -> str:
+        return variant or self.title
+
+    def game_title(self, options: Mapping[str, Any]) -> str:
+        name = self.variant_of(options)
+        return _("%(name)s (score pad)", name=name) if name else _("Score pad")
+
+    def describe(self, options: Mapping[str, Any], player_count: int | None = None) -> list[str]:
+        lines = [
+            _("The lowest total wins.")
+            if options.get("winner") == "lowest"
+            else _("The highest total wins.")
+        ]
+        if options.get("end") == "target":
+            lines.append(
+                _(
+                    "The game ends after the round in which a total reaches %(target)s.",
+                    target=options["target"],
+                )
+            )
+        elif options.get("end") == "rounds":
+            lines.append(_("The game ends after %(rounds)s rounds.", rounds=options["rounds"]))
+        else:
+            lines.append(_("The game goes on until you end it."))
+        lines.append(_("Each round: one whole number per player; a blank counts 0."))
+        return lines
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         won = hand.info["round_winners"]
