@@ -329,6 +329,16 @@ def variants(account: Account, kind: str) -> list[str]:
     )
 
 
+def finished_games(account: Account, kind: str, variant: str | None = None) -> int:
+    """How many games of ``kind`` (of one ``variant``, if given) the account finished."""
+    query = sa.select(sa.func.count(Game.id)).where(
+        Game.account_id == account.id, Game.kind == kind, Game.status == "finished"
+    )
+    if variant is not None:
+        query = query.where(Game.variant == variant)
+    return db.session.scalar(query) or 0
+
+
 def games_per_player(account: Account) -> dict[int, int]:
     """How many games each roster player sat in, finished or not (one query)."""
     rows = db.session.execute(
