@@ -30,6 +30,7 @@ from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.readers import join_names
+from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
 
 HAND_POINTS = 26
@@ -135,6 +136,10 @@ class Hearts(GameRules):
                 choice_labels={"standard": "Left, right, (across,) keep", "none": "No passing"},
             ),
         ]
+
+    def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """A correction through the API may name only the players whose points change."""
+        return merge_per_player(entered, change, ("points",))
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         taken = hand.info["taken"]

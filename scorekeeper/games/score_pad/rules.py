@@ -33,6 +33,7 @@ from scorekeeper.games.base import resolve_options
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.i18n import _
 from scorekeeper.games.readers import join_names
+from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
 
 NAME_LENGTH = (1, 60)
@@ -197,6 +198,10 @@ class ScorePad(GameRules):
             lines.append(_("The game goes on until you end it."))
         lines.append(_("Each round: one whole number per player; a blank counts 0."))
         return lines
+
+    def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
+        """A correction through the API may name only the players whose points change."""
+        return merge_per_player(entered, change, ("points",))
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         won = hand.info["round_winners"]
