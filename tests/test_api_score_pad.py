@@ -232,3 +232,9 @@ def test_csv(api):
     first = dict(zip(rows[0], rows[1], strict=False))
     assert first[rows[0][0]] == "1"
     assert "5" in rows[1] and "-3" in rows[1]
+
+
+def test_the_leaderboard_refuses_an_unknown_filter(api):
+    response = api.get("/leaderboards/score_pad?colour=red")
+    assert response.status_code == 400
+    assert response.get_json()["errors"][0]["code"] == "wrong_type"

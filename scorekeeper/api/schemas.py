@@ -204,10 +204,8 @@ class Standing(Closed):
     best_score: int | None
 
 
-class LeaderboardQuery(BaseModel):
+class LeaderboardQuery(Closed):
     """One variant of a game only (a score pad's game name, an Oh Hell preset)."""
-
-    model_config = ConfigDict(extra="ignore")
 
     variant: Annotated[str, Field(max_length=60)] | None = None
 
