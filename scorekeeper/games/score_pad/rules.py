@@ -203,6 +203,12 @@ class ScorePad(GameRules):
         """A correction through the API may name only the players whose points change."""
         return merge_per_player(entered, change, ("points",))
 
+    def csv_columns(self, setup: Setup) -> list[str]:
+        return ["Round winners"]
+
+    def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
+        return [join_names(hand.info["round_winners"])]
+
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         won = hand.info["round_winners"]
         return [{"rounds_won": 1} if name in won else {} for name in setup.players]

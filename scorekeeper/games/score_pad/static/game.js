@@ -30,6 +30,7 @@
         update();
       });
     });
+    update();
   }
 
   function setUp() {
