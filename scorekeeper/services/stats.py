@@ -61,6 +61,8 @@ class Line:
     out_of: int | None = None
     share: float | None = None
     per: float | None = None
+    #: What ``per`` divides by: "played" (a game) or "hands" (a hand of the game).
+    per_what: str | None = None
 
 
 @dataclass
@@ -127,6 +129,7 @@ class KindStats:
             line.share = ratio(count, line.out_of)
         if stat.per:
             line.per = ratio(count, self.figure(stat.per))
+            line.per_what = stat.per
         return line
 
     @property

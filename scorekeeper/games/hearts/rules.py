@@ -87,7 +87,6 @@ class Hearts(GameRules):
     stats = (
         Stat("Moons shot", "moons", out_of="hands"),
         Stat("Points taken per hand", "points_taken", per="hands"),
-        Stat("Points per hand", "points", per="hands"),
         Stat("Hands without a point", "clean_hands", out_of="hands"),
         Stat("Jacks of diamonds taken", "jacks", out_of="hands"),
     )

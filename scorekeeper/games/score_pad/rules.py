@@ -66,10 +66,10 @@ class ScorePad(GameRules):
     hand_word = "Round"
     name_maps = ("points",)
     facts = (Fact("rounds_won", "Rounds won"),)
+    # (Points per round are on every game's statistics already.)
     stats = (
         Stat("Games won", "won", out_of="played"),
         Stat("Rounds won", "rounds_won", out_of="hands"),
-        Stat("Points per round", "points", per="hands"),
         Stat("Rounds per game", "hands", per="played"),
     )
 
