@@ -76,3 +76,10 @@ def test_a_score_pad_game_on_a_phone(phone):
     expect(phone.locator(".winner")).to_have_text("Eve wins!")
     expect(phone.locator("#final-title")).to_have_text("Catan: game over")
     screenshot(phone, "score-pad-finished")
+
+    # The leaderboard groups plays by the game's name, with a filter that is plain links.
+    phone.goto("/stats/score_pad")
+    phone.get_by_role("navigation", name="Which games").get_by_role("link", name="Catan").click()
+    expect(phone).to_have_url(re.compile(r"/stats/score_pad\?variant=Catan$"))
+    expect(phone.locator(".plays")).to_have_text("Catan: 1 play, Eve won 1")
+    screenshot(phone, "score-pad-leaderboard")
