@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import accessibility_problems
 from tests.e2e.conftest import add_players
 from tests.e2e.conftest import in_view
 from tests.e2e.conftest import screenshot
@@ -95,3 +96,32 @@ def test_a_few_hearts_hands_on_a_phone(phone):
     screenshot(phone, "hearts-after-moon")
     phone.locator(".sheet-card").scroll_into_view_if_needed()
     screenshot(phone, "hearts-sheet")
+
+
+def test_the_hearts_pages_have_no_serious_accessibility_problem(axe_phone):
+    page = axe_phone
+    sign_up(page)
+    add_players(page, *PLAYERS)
+    start_game(page, PLAYERS, **{"Jack of diamonds -10": True})
+    game = page.url.rsplit("/", 1)[1]
+    enter(page, [13, 5, 8, 0])
+    page.get_by_role("button", name="Save hand 1").click()
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    urls = ["/games/new?game=hearts", f"/games/{game}", f"/games/{game}/hands/1/edit"]
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for url in urls:
+            page.goto(url)
+            problems = accessibility_problems(page)
+            if problems:
+                found[f"{url} ({scheme})"] = problems
+        # A refused hand, as the table sees it.
+        page.goto(f"/games/{game}")
+        enter(page, [13, 5, 8, 1])
+        page.get_by_role("button", name="Save hand 2").click()
+        expect(page.locator("[data-status]")).to_have_class(re.compile("bad"))
+        problems = accessibility_problems(page)
+        if problems:
+            found[f"refused ({scheme})"] = problems
+    assert found == {}

@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import accessibility_problems
 from tests.e2e.conftest import add_players
 from tests.e2e.conftest import in_view
 from tests.e2e.conftest import screenshot
@@ -83,3 +84,41 @@ def test_a_score_pad_game_on_a_phone(phone):
     expect(phone).to_have_url(re.compile(r"/stats/score_pad\?variant=Catan$"))
     expect(phone.locator(".plays")).to_have_text("Catan: 1 play, Eve won 1")
     screenshot(phone, "score-pad-leaderboard")
+
+
+def test_the_score_pad_pages_have_no_serious_accessibility_problem(axe_phone):
+    page = axe_phone
+    sign_up(page)
+    add_players(page, *PLAYERS[:3])
+    page.goto("/games/new?game=score_pad")
+    for name in PLAYERS[:3]:
+        page.locator("label.seat-name", has_text=name).click()
+    page.get_by_label("Game name", exact=True).fill("Dominoes")
+    page.get_by_role("button", name="Start the game").click()
+    game = page.url.rsplit("/", 1)[1]
+    field(page, "Ann").fill("5")
+    page.get_by_role("button", name="Save round 1").click()
+    expect(page.locator("#now h1")).to_contain_text("round 2")
+    page.allowed_errors.append("status of 400")
+    urls = [
+        "/games/new?game=score_pad",
+        f"/games/{game}",
+        f"/games/{game}/hands/1/edit",
+        "/stats/score_pad",
+    ]
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for url in urls:
+            page.goto(url)
+            problems = accessibility_problems(page)
+            if problems:
+                found[f"{url} ({scheme})"] = problems
+        page.goto(f"/games/{game}")
+        field(page, "Ben").fill("1.5")
+        page.get_by_role("button", name="Save round 2").click()
+        expect(page.locator('li.row[data-player="Ben"] .error')).to_be_visible()
+        problems = accessibility_problems(page)
+        if problems:
+            found[f"refused ({scheme})"] = problems
+    assert found == {}
