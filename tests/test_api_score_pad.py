@@ -64,24 +64,35 @@ def test_options_and_an_open_game_ended_by_the_table(api):
     assert more.get_json()["errors"][0]["code"] == "game_over"
 
 
-def test_a_reopened_ended_game_is_corrected_and_closed_again(api):
+def test_a_reopened_ended_game_is_taken_up_again_and_ended_again(api):
     state = new_game(api)
     state = play(api, state, Ann=10, Ben=20, Cy=5)
-    close(api, state)
+    assert close(api, state)["winners"] == ["Ben"]
     reopened = api.post(f"/games/{state['id']}/reopen").get_json()
-    assert (reopened["status"], reopened["locked"]) == ("finished", False)
+    assert (reopened["status"], reopened["locked"], reopened["winners"]) == (
+        "in_progress",
+        False,
+        [],
+    )
+    assert reopened["next"]["number"] == 2
     fixed = api.patch(f"/games/{state['id']}/hands/1", {"points": {"Ann": 30}})
     assert fixed.status_code == 200
-    assert (fixed.get_json()["status"], fixed.get_json()["winners"]) == ("finished", ["Ann"])
+    assert fixed.get_json()["status"] == "in_progress"
+    state = play(api, fixed.get_json(), Cy=40)
+    ended = close(api, state)
+    assert (ended["status"], ended["locked"], ended["winners"]) == ("finished", True, ["Cy"])
+    players = {p["name"]: p["id"] for p in api.get("/players").get_json()["players"]}
+    cy = api.get(f"/players/{players['Cy']}/stats").get_json()["games"]["score_pad"]
+    assert (cy["played"], cy["won"], cy["in_progress"]) == (1, 1, 0)
+
+
+def test_a_closed_game_takes_no_more_rounds(api):
+    state = new_game(api)
+    state = play(api, state, Ann=1)
+    close(api, state)
     more = api.post(f"/games/{state['id']}/hands", {"number": 2, "points": {"Ann": 1}})
     assert more.status_code == 422
-    assert more.get_json()["errors"][0] == {
-        "code": "game_over",
-        "field": None,
-        "message": "Round 2: This game is over.",
-    }
-    closed = close(api, state)
-    assert closed["locked"] is True
+    assert more.get_json()["errors"][0]["code"] == "game_over"
 
 
 def test_lowest_wins_to_a_target(api):

@@ -37,7 +37,7 @@ def hearts(*values):
 
 def a_history(api) -> dict[str, int]:
     """A finished Hearts game with a moon and the jack, one in progress, an open score pad
-    the table ended, one reopened for a correction, one to a target, one in progress."""
+    the table ended, one ended and taken up again, one to a target, one in progress."""
     made = {}
     game = new_game(api, "hearts", target=50, jack_of_diamonds=True)
     for body in (
@@ -90,7 +90,7 @@ def test_a_backup_restores_hearts_and_score_pads_with_nothing_lost(app, api, acc
         states = [games.load(new_account, game_id).state for game_id in ids]
     # The open score pad the table ended is still ended, with its winner, after the restore.
     assert (states[2].finished, states[2].winners) == (True, ["Cy"])
-    assert (states[3].finished, states[3].winners) == (True, ["Ann"])
+    assert not states[3].finished
     assert not states[5].finished and not states[1].finished
 
 

@@ -144,20 +144,21 @@ def test_an_open_game_ends_when_the_table_says_so(table, app):
     assert "Ann and Ben share the win!" in page.text
     assert 'name="point-0"' not in page.text and "End the game" not in page.text
     assert "This game is finished and read-only." in page.text
-    # Reopened to correct a round, it stays ended, and takes no new round.
+    # Reopened, it is taken up again: a round corrected, another played, then ended again.
     table.post(f"/games/{game}/reopen")
+    page = table.get(f"/games/{game}")
+    assert "round 3" in page.text and "End the game" in page.text
     fixed = table.post(
         f"/games/{game}/hands/2",
         data={"phase": "both", "point-0": "11", "point-1": "0", "point-2": "5"},
     )
     assert fixed.status_code == 302
+    assert round_(table, game, 3, [1, 1, 1]).status_code == 302
+    end_game(table, game)
     page = table.get(f"/games/{game}")
-    assert "Ann wins!" in page.text and "Close the game" in page.text
-    more = round_(table, game, 3, [1, 1, 1])
-    assert more.status_code == 422
-    assert "Round 3: This game is over." in html_text(more.text)
-    table.post(f"/games/{game}/close")
-    assert "This game is finished and read-only." in table.get(f"/games/{game}").text
+    assert "Ann wins!" in page.text
+    assert totals(page.text) == {"Ann": "22", "Ben": "21", "Cy": "11"}
+    assert "This game is finished and read-only." in page.text
 
 
 def test_lowest_wins_to_a_target(table, app):

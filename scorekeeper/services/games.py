@@ -469,13 +469,18 @@ def resume(game: Game) -> Played:
 
 
 def reopen(game: Game) -> Played:
-    """Unlock a finished game so that a hand can be corrected."""
+    """Unlock a finished game so that a hand can be corrected. A game the table ended (an
+    open-ended score pad) is taken up again: more hands can be played, then it is ended
+    again."""
     if game.status != "finished":
         raise Refusal("not_finished", "This game is still in progress; it is open already.")
-    result = played(game)
+    setup = setup_for(game)
+    state = _replay(game.plugin, setup, entries_of(game, setup))
     game.locked = False
+    if not state.finished:
+        return _save(game, setup, state, len(game.hands) + 1)
     commit()
-    return result
+    return Played(game, game.plugin, setup, state)
 
 
 def close(game: Game) -> Played:
