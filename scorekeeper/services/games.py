@@ -290,10 +290,6 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
     _check_open(game)
     setup = setup_for(game)
     state = _replay(game.plugin, setup, [*entries_of(game, setup), dict(entry)])
-    if game.status == "finished":
-        # A game the table ended (reopened to correct it): its rules would take more hands.
-        word = game.plugin.rules.hand_word
-        raise Refusal("game_over", f"{word} {expected}: This game is over.", None)
     game.hands.append(HandEntry(number=expected, input={}))
     # Two phones sending the same hand: the second finds the game changed under it.
     return _save(game, setup, state, expected, conflict=_not_next(game, expected, expected))
@@ -342,7 +338,7 @@ def update_hand(
         )
     _check_open(game)
     entries[number - 1] = dict(change) if replace else rules.merge(entries[number - 1], change)
-    return _save(game, setup, _replay_game(game, setup, entries), number)
+    return _save(game, setup, _replay(game.plugin, setup, entries), number)
 
 
 def undo_last_hand(game: Game, number: int | None = None) -> Played:
@@ -361,7 +357,7 @@ def undo_last_hand(game: Game, number: int | None = None) -> Played:
     setup = setup_for(game)
     entries = entries_of(game, setup)[:-1]
     game.hands.remove(last)
-    return _save(game, setup, _replay_game(game, setup, entries), last.number)
+    return _save(game, setup, _replay(game.plugin, setup, entries), last.number)
 
 
 def correct_table(game: Game, names: object, first_dealer: object = None) -> Played:
@@ -412,7 +408,7 @@ def correct_table(game: Game, names: object, first_dealer: object = None) -> Pla
         by_name = rules.from_seats(row.input, before)
         entries.append(_renamed(rules, by_name, renamed))
     setup = Setup(tuple(cleaned), game.options, dealer_seat)
-    state = _replay_game(game, setup, entries)
+    state = _replay(game.plugin, setup, entries)
     seats_before = [seat.player.id for seat in game.seats]
     for seat, player in zip(game.seats, _players_for(game_account(game), cleaned), strict=True):
         seat.player = player
