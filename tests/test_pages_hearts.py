@@ -190,6 +190,7 @@ def test_a_jack_named_with_the_option_off_is_refused(table, app):
     refused = hand(table, game, 1, [13, 5, 8, 0], jack=2)
     assert refused.status_code == 422
     assert "The jack of diamonds scores nothing in this game" in refused.text
+    assert [value_of(refused.text, seat) for seat in range(4)] == ["13", "5", "8", "0"]
     assert "No hands yet." in refused.text
 
 
