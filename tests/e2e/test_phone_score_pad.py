@@ -34,6 +34,8 @@ def test_a_score_pad_game_on_a_phone(phone):
         phone.locator("label.seat-name", has_text=name).click()
     phone.get_by_label("Game name", exact=True).fill("Catan")
     phone.get_by_label("Show the dealer", exact=True).check()
+    phone.get_by_label("Game name", exact=True).scroll_into_view_if_needed()
+    screenshot(phone, "score-pad-new")
     phone.get_by_role("button", name="Start the game").click()
     expect(phone.locator("#now h1")).to_contain_text("round 1")
     expect(phone.locator("#now h1")).to_contain_text("Catan")
