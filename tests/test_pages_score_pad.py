@@ -248,6 +248,11 @@ def test_plays_of_one_game_are_grouped_by_name(table, app):
     assert rows[0] == ("Ann", "3", "2")
     dominoes = table.get("/stats/score_pad?variant=Dominoes")
     assert "Dominoes: 1 play, Cy won 1" in text(dominoes.text)
+    # A player's statistics say the same, game by game, each to its leaderboard.
+    ids = {name: int(i) for i, name in re.findall(r'/stats/players/(\d+)">([^<]+)<', board.text)}
+    ann = table.get(f"/stats/players/{ids['Ann']}").text
+    assert '<a href="/stats/score_pad?variant=Catan">Catan</a>: 3 games, 2 won' in ann
+    assert '<a href="/stats/score_pad?variant=Dominoes">Dominoes</a>: 1 game, 0 won' in ann
 
 
 def test_statistics_and_csv(table, app):

@@ -73,6 +73,8 @@ class KindStats:
     figures: dict[str, int] = field(default_factory=dict)
     best: int | None = None
     head_to_head: list[dict[str, Any]] = field(default_factory=list)
+    #: Finished games played and won per variant (a score pad's game name, a preset).
+    by_variant: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def plugin(self) -> GamePlugin:
@@ -206,15 +208,20 @@ def player_stats(account: Account, player_id: int) -> PlayerStats:
     player = roster.get_player(account, player_id)
     kinds = {key: KindStats(key) for key in GAMES}
     rows = db.session.execute(
-        _sums(sa.select().select_from(PlayerStat).where(PlayerStat.player_id == player.id))
+        sa.select(PlayerStat.kind, PlayerStat.variant, PlayerStat.key, PlayerStat.value).where(
+            PlayerStat.player_id == player.id
+        )
     )
-    for kind, key, total, highest in rows:
+    for kind, variant, key, value in rows:
         if kind not in kinds:
             continue  # a game no longer installed
+        found = kinds[kind]
         if key == BEST:
-            kinds[kind].best = highest
-        else:
-            kinds[kind].figures[key] = total
+            found.best = value if found.best is None else max(found.best, value)
+            continue
+        found.figures[key] = found.figures.get(key, 0) + value
+        if variant and key in (PLAYED, WON) and value:
+            found.by_variant.setdefault(variant, {PLAYED: 0, WON: 0})[key] += value
     for kind, stats in kinds.items():
         if stats.plugin.rules.head_to_head and stats.played:
             stats.head_to_head = head_to_head(player, kind)
