@@ -279,7 +279,7 @@ def test_history_statistics_and_csv(table, app):
     assert "Hands without a point 2 of 4" in ann
     # Ann took 13 + 26 points in 4 hands; she scored 13 (the moon gave her 0).
     assert "Points taken per hand 39 9.8 a hand" in ann
-    assert "Points per hand 3.2" in ann
+    assert "Points per hand 13 3.2 a hand" in ann
     exported = table.get(f"/games/{game}/sheet.csv")
     assert exported.status_code == 200 and exported.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(exported.text)))

@@ -266,7 +266,7 @@ def test_statistics_and_csv(table, app):
     assert "Rounds won 1 of 2" in ann
     assert "Games won 1 of 1" in ann
     assert "Rounds per game 2 2.0 a game" in ann
-    assert "Points per round 10.0" in ann
+    assert "Points per round 20 10.0 a round" in ann
     exported = table.get(f"/games/{game}/sheet.csv")
     assert exported.status_code == 200
     rows = list(csv.reader(io.StringIO(exported.text.lstrip("\ufeff"))))

@@ -8,6 +8,7 @@ from typing import Any
 
 from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import per_seat
+from scorekeeper.games.i18n import _
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
@@ -17,7 +18,7 @@ def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, A
     if jack:
         if not (jack.isascii() and jack.isdigit() and int(jack) < len(players)):
             raise Refusal(
-                "unknown_player", "Choose who took the jack of diamonds.", "jack_of_diamonds"
+                "unknown_player", _("Choose who took the jack of diamonds."), "jack_of_diamonds"
             )
         entry["jack_of_diamonds"] = players[int(jack)]
     return entry

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
+import scorekeeper.games.hearts.hooks as hooks
 from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
@@ -30,7 +31,6 @@ from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.readers import join_names
-from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
 
 HAND_POINTS = 26
@@ -70,7 +70,7 @@ def hand_points(
     return points, shooter
 
 
-class Hearts(GameRules):
+class Hearts(hooks.HeartsHooks, GameRules):
     key = "hearts"
     title = "Hearts"
     min_players = 3
@@ -87,6 +87,7 @@ class Hearts(GameRules):
     stats = (
         Stat("Moons shot", "moons", out_of="hands"),
         Stat("Points taken per hand", "points_taken", per="hands"),
+        Stat("Points per hand", "points", per="hands"),
         Stat("Hands without a point", "clean_hands", out_of="hands"),
         Stat("Jacks of diamonds taken", "jacks", out_of="hands"),
     )
@@ -135,10 +136,6 @@ class Hearts(GameRules):
                 choice_labels={"standard": "Left, right, (across,) keep", "none": "No passing"},
             ),
         ]
-
-    def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        """A correction through the API may name only the players whose points change."""
-        return merge_per_player(entered, change, ("points",))
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         taken = hand.info["taken"]

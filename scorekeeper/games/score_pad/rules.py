@@ -31,10 +31,9 @@ from scorekeeper.games.base import check_option_value
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import resolve_options
 from scorekeeper.games.base import seat_after
-from scorekeeper.games.i18n import _
 from scorekeeper.games.readers import join_names
-from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.score_pad.hooks import ScorePadHooks
 
 NAME_LENGTH = (1, 60)
 MAX_ROUNDS = 100
@@ -58,7 +57,7 @@ def round_winners(points: Mapping[str, int], lowest: bool) -> list[str]:
     return [name for name, value in points.items() if value == best]
 
 
-class ScorePad(GameRules):
+class ScorePad(ScorePadHooks, GameRules):
     key = "score_pad"
     title = "Score pad"
     min_players = 1
@@ -66,10 +65,10 @@ class ScorePad(GameRules):
     hand_word = "Round"
     name_maps = ("points",)
     facts = (Fact("rounds_won", "Rounds won"),)
-    # (Points per round are on every game's statistics already.)
     stats = (
         Stat("Games won", "won", out_of="played"),
         Stat("Rounds won", "rounds_won", out_of="hands"),
+        Stat("Points per round", "points", per="hands"),
         Stat("Rounds per game", "hands", per="played"),
     )
 
@@ -165,49 +164,6 @@ class ScorePad(GameRules):
                 resolved[spec.key] = check_option_value(spec, value)
         problems.raise_any()
         return {spec.key: resolved[spec.key] for spec in specs}
-
-    # Plays of one named game, together -------------------------------------------------
-
-    def variant_of(self, options: Mapping[str, Any]) -> str:
-        """The game's name (spaces tidied): plays of one game are compared with each other."""
-        return " ".join(str(options.get("name") or "").split())
-
-    def variant_label(self, variant: str) -> str:
-        return variant or self.title
-
-    def game_title(self, options: Mapping[str, Any]) -> str:
-        name = self.variant_of(options)
-        return _("%(name)s (score pad)", name=name) if name else _("Score pad")
-
-    def describe(self, options: Mapping[str, Any], player_count: int | None = None) -> list[str]:
-        lines = [
-            _("The lowest total wins.")
-            if options.get("winner") == "lowest"
-            else _("The highest total wins.")
-        ]
-        if options.get("end") == "target":
-            lines.append(
-                _(
-                    "The game ends after the round in which a total reaches %(target)s.",
-                    target=options["target"],
-                )
-            )
-        elif options.get("end") == "rounds":
-            lines.append(_("The game ends after %(rounds)s rounds.", rounds=options["rounds"]))
-        else:
-            lines.append(_("The game goes on until you end it."))
-        lines.append(_("Each round: one whole number per player; a blank counts 0."))
-        return lines
-
-    def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
-        """A correction through the API may name only the players whose points change."""
-        return merge_per_player(entered, change, ("points",))
-
-    def csv_columns(self, setup: Setup) -> list[str]:
-        return ["Round winners"]
-
-    def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
-        return [join_names(hand.info["round_winners"])]
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         won = hand.info["round_winners"]
