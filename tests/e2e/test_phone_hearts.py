@@ -22,11 +22,12 @@ def start_game(page, names, **choices):
     page.get_by_role("link", name=re.compile("Hearts")).click()
     for name in names:  # tapping a name gives it the next free seat
         page.locator("label.seat-name", has_text=name).click()
-    for label, value in choices.items():
+    for key, value in choices.items():  # options by their field
+        field = page.locator(f'[name="opt-{key}"]')
         if value is True:
-            page.get_by_label(label, exact=True).check()
+            field.check()
         else:
-            page.get_by_label(label, exact=True).select_option(value)
+            field.select_option(value)
     page.get_by_role("button", name="Start the game").click()
 
 
@@ -46,7 +47,7 @@ def totals(page) -> list[str]:
 def test_a_few_hearts_hands_on_a_phone(phone):
     sign_up(phone)
     add_players(phone, *PLAYERS)
-    start_game(phone, PLAYERS, **{"Jack of diamonds -10": True})
+    start_game(phone, PLAYERS, jack_of_diamonds=True)
     expect(phone.locator("#now h1")).to_contain_text("Hand 1")
     expect(phone.locator(".hand-head .tile strong")).to_have_text("←")
     expect(phone.locator(".hand-head .pills")).to_contain_text("Pass three cards to the left")
@@ -102,7 +103,7 @@ def test_the_hearts_pages_have_no_serious_accessibility_problem(axe_phone):
     page = axe_phone
     sign_up(page)
     add_players(page, *PLAYERS)
-    start_game(page, PLAYERS, **{"Jack of diamonds -10": True})
+    start_game(page, PLAYERS, jack_of_diamonds=True)
     game = page.url.rsplit("/", 1)[1]
     enter(page, [13, 5, 8, 0])
     page.get_by_role("button", name="Save hand 1").click()
