@@ -205,8 +205,22 @@ class Standing(Closed):
     best_score: int | None
 
 
+class LeaderboardQuery(Closed):
+    """One variant of a game only (a score pad's game name, an Oh Hell preset)."""
+
+    variant: Annotated[str, Field(max_length=60)] | None = None
+
+
+class Variant(Closed):
+    variant: str
+    label: str
+
+
 class Leaderboard(Closed):
     game: str
+    variant: str | None = Field(description="The variant the board is of (null: all of them)")
+    plays: int = Field(description="Finished games of the game (of the variant)")
+    variants: list[Variant] = Field(description="The variants the account has finished games of")
     players: list[Standing]
 
 

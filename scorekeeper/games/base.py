@@ -487,6 +487,11 @@ class GameRules:
                 usable[spec.key] = check_option_value(spec, value)
         return usable
 
+    def game_title(self, options: Mapping[str, Any]) -> str:
+        """How one game of this kind is named in lists and on its page ("Catan (score pad)"
+        for a score pad); the game's title unless it names its games itself."""
+        return self.title
+
     def variant_label(self, variant: str) -> str:
         """How a variant (``variant_of``) reads in a leaderboard's filter."""
         for preset in self.presets:

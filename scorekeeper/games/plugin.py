@@ -46,6 +46,10 @@ class GamePlugin:
     def title(self) -> str:
         return self.rules.title
 
+    def game_title(self, options: Any) -> str:
+        """The name of one game of this kind, by its options (see ``GameRules.game_title``)."""
+        return self.rules.game_title(options or {})
+
     @property
     def template_folder(self) -> Path:
         return self.folder / "templates"

@@ -21,6 +21,7 @@ import csv
 import io
 import json
 from collections.abc import Mapping
+from contextlib import suppress
 from datetime import UTC
 from datetime import date
 from datetime import datetime
@@ -380,9 +381,13 @@ class _Plan:
                 f"{where}.hands[{(error.hand or 1) - 1}]",
                 f"{what} ({game_rules.title}), {at}{error.message}",
             ) from None
+        finished_at = _time(item, "finished_at", where, what, optional=True)
+        if finished_at is not None and not state.finished:
+            # A game the table ended (an open-ended score pad) is ended again by its rules.
+            with suppress(RuleError):
+                state = game_rules.close(setup, state)
         if locked and not state.finished:
             raise Damaged(f"{where}.locked", f"{what} is marked finished but is not over.")
-        finished_at = _time(item, "finished_at", where, what, optional=True)
         if finished_at is not None and not state.finished:
             raise Damaged(f"{where}.finished_at", f"{what} has an end time but is not over.")
         return {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,10 +82,22 @@ def _replay(plugin: GamePlugin, setup: Setup, entries: Sequence[Mapping[str, Any
         raise Refusal.from_rule(error, plugin.rules) from None
 
 
+def _replay_game(game: Game, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+    """The state of a stored game: its hands replayed, and a game the table ended (one that
+    ends only when the scorekeeper says so, such as an open-ended score pad) still ended, by
+    the rules' ``close``."""
+    state = _replay(game.plugin, setup, entries)
+    if game.status == "finished" and not state.finished:
+        # Nothing left to end it with (every hand undone): the game goes on.
+        with suppress(RuleError):
+            state = game.plugin.rules.close(setup, state)
+    return state
+
+
 def played(game: Game) -> Played:
     """The derived state of a loaded game (one replay)."""
     setup = setup_for(game)
-    return Played(game, game.plugin, setup, _replay(game.plugin, setup, entries_of(game, setup)))
+    return Played(game, game.plugin, setup, _replay_game(game, setup, entries_of(game, setup)))
 
 
 # Reading ----------------------------------------------------------------------------------
@@ -463,23 +476,36 @@ def resume(game: Game) -> Played:
 
 
 def reopen(game: Game) -> Played:
-    """Unlock a finished game so that a hand can be corrected."""
+    """Unlock a finished game so that a hand can be corrected. A game the table ended (an
+    open-ended score pad) is taken up again: more hands can be played, then it is ended
+    again."""
     if game.status != "finished":
         raise Refusal("not_finished", _("This game is still in progress; it is open already."))
-    result = played(game)
+    setup = setup_for(game)
+    state = _replay(game.plugin, setup, entries_of(game, setup))
     game.locked = False
+    if not state.finished:
+        return _save(game, setup, state, len(game.hands) + 1)
     commit()
-    return result
+    return Played(game, game.plugin, setup, state)
 
 
 def close(game: Game) -> Played:
-    """Lock a finished game again after corrections."""
+    """Lock a finished game again after corrections, or end a game that only ends when the
+    table says so (the rules' ``close``: an open-ended score pad)."""
     result = played(game)
-    if not result.state.finished:
+    if result.state.finished:
+        game.locked = True
+        commit()
+        return result
+    _check_open(game)
+    try:
+        state = result.rules.close(result.setup, result.state)
+    except RuleError as error:
+        raise Refusal.from_rule(error, result.rules.hand_word) from None
+    if not state.finished:
         raise Refusal("not_finished", _("This game is not finished yet."))
-    game.locked = True
-    commit()
-    return result
+    return _save(game, result.setup, state, len(game.hands) + 1)
 
 
 def _save(

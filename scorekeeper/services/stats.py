@@ -62,6 +62,8 @@ class Line:
     out_of: int | None = None
     share: float | None = None
     per: float | None = None
+    #: What ``per`` divides by: "played" (a game) or "hands" (a hand of the game).
+    per_what: str | None = None
 
 
 @dataclass
@@ -72,6 +74,8 @@ class KindStats:
     figures: dict[str, int] = field(default_factory=dict)
     best: int | None = None
     head_to_head: list[dict[str, Any]] = field(default_factory=list)
+    #: Finished games played and won per variant (a score pad's game name, a preset).
+    by_variant: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def plugin(self) -> GamePlugin:
@@ -128,6 +132,7 @@ class KindStats:
             line.share = ratio(count, line.out_of)
         if stat.per:
             line.per = ratio(count, self.figure(stat.per))
+            line.per_what = stat.per
         return line
 
     @property
@@ -204,15 +209,20 @@ def player_stats(account: Account, player_id: int) -> PlayerStats:
     player = roster.get_player(account, player_id)
     kinds = {key: KindStats(key) for key in GAMES}
     rows = db.session.execute(
-        _sums(sa.select().select_from(PlayerStat).where(PlayerStat.player_id == player.id))
+        sa.select(PlayerStat.kind, PlayerStat.variant, PlayerStat.key, PlayerStat.value).where(
+            PlayerStat.player_id == player.id
+        )
     )
-    for kind, key, total, highest in rows:
+    for kind, variant, key, value in rows:
         if kind not in kinds:
             continue  # a game no longer installed
+        found = kinds[kind]
         if key == BEST:
-            kinds[kind].best = highest
-        else:
-            kinds[kind].figures[key] = total
+            found.best = value if found.best is None else max(found.best, value)
+            continue
+        found.figures[key] = found.figures.get(key, 0) + value
+        if variant and key in (PLAYED, WON) and value:
+            found.by_variant.setdefault(variant, {PLAYED: 0, WON: 0})[key] += value
     for kind, stats in kinds.items():
         if stats.plugin.rules.head_to_head and stats.played:
             stats.head_to_head = head_to_head(player, kind)
@@ -328,6 +338,16 @@ def variants(account: Account, kind: str) -> list[str]:
             .order_by(PlayerStat.variant)
         )
     )
+
+
+def finished_games(account: Account, kind: str, variant: str | None = None) -> int:
+    """How many games of ``kind`` (of one ``variant``, if given) the account finished."""
+    query = sa.select(sa.func.count(Game.id)).where(
+        Game.account_id == account.id, Game.kind == kind, Game.status == "finished"
+    )
+    if variant is not None:
+        query = query.where(Game.variant == variant)
+    return db.session.scalar(query) or 0
 
 
 def games_per_player(account: Account) -> dict[int, int]:

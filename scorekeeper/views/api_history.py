@@ -15,6 +15,7 @@ from scorekeeper.api import schemas as s
 from scorekeeper.api.spec import answers
 from scorekeeper.api.spec import declare
 from scorekeeper.extensions import csrf
+from scorekeeper.games import GAMES
 from scorekeeper.games.i18n import _
 from scorekeeper.services import backup
 from scorekeeper.services import games
@@ -95,11 +96,25 @@ def player_stats(player_id: int):
 
 @bp.get("/leaderboards/<game>")
 @token_required
-@declare(resp=answers(401, 404, HTTP_200=s.Leaderboard))
+@declare(query=s.LeaderboardQuery, resp=answers(400, 401, 404, HTTP_200=s.Leaderboard))
 def leaderboard(game: str):
-    """Everyone's record at one game (finished games), best first."""
-    lines = stats.leaderboard(g.account, game)
-    return jsonify({"game": game, "players": [line.to_json() for line in lines]})
+    """Everyone's record at one game (finished games), best first; ``variant`` keeps the
+    games of one variant (a score pad's game name)."""
+    variant = request.args.get("variant")
+    lines = stats.leaderboard(g.account, game, variant)
+    rules = GAMES[game].rules
+    return jsonify(
+        {
+            "game": game,
+            "variant": variant,
+            "plays": stats.finished_games(g.account, game, variant),
+            "variants": [
+                {"variant": each, "label": rules.variant_label(each)}
+                for each in stats.variants(g.account, game)
+            ],
+            "players": [line.to_json() for line in lines],
+        }
+    )
 
 
 # Export, backup, restore -------------------------------------------------------------------

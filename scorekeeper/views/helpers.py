@@ -64,6 +64,8 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["delta"] = delta
     app.jinja_env.filters["names"] = join_names
     app.jinja_env.filters["hands"] = hands
+    # A stored game's name in lists: its game's title, or the name it was given (score pad).
+    app.jinja_env.filters["game_title"] = lambda game: game.plugin.game_title(game.options)
     app.jinja_env.globals["sheet_start"] = sheet_start
     app.jinja_env.globals["has_prefix"] = has_prefix
 

@@ -340,8 +340,9 @@ def test_the_round_is_won_by_the_best_score_by_the_winner_option():
     keys = {fact.key for fact in RULES.facts} | {"hands", "points", "played", "won"}
     for stat in RULES.stats:
         assert {stat.count, stat.out_of or "hands", stat.per or "hands"} <= keys
-    assert RULES.csv_columns(setup) == []
-    assert RULES.csv_cells(setup, state.hands[0]) == []
+    assert RULES.csv_columns(setup) == ["Round winners"]
+    assert RULES.csv_cells(setup, state.hands[0]) == [setup.players[2]]
+    assert RULES.csv_cells(setup, state.hands[1]) == [""]  # everyone scored the same
 
 
 def test_points_are_stored_by_seat():

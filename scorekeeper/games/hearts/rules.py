@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
 
+import scorekeeper.games.hearts.hooks as hooks
 from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
@@ -71,7 +72,7 @@ def hand_points(
     return points, shooter
 
 
-class Hearts(GameRules):
+class Hearts(hooks.HeartsHooks, GameRules):
     key = "hearts"
     title = N_("Hearts")
     min_players = 3

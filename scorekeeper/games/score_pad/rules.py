@@ -36,6 +36,7 @@ from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.score_pad.hooks import ScorePadHooks
 
 NAME_LENGTH = (1, 60)
 MAX_ROUNDS = 100
@@ -59,7 +60,7 @@ def round_winners(points: Mapping[str, int], lowest: bool) -> list[str]:
     return [name for name, value in points.items() if value == best]
 
 
-class ScorePad(GameRules):
+class ScorePad(ScorePadHooks, GameRules):
     key = "score_pad"
     title = N_("Score pad")
     min_players = 1

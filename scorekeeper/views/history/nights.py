@@ -177,7 +177,7 @@ def game(game_id: int):
         game=result.game,
         series=series,
         chart=chart(series),
-        title=result.rules.title,
+        title=result.plugin.game_title(result.game.options),
         night_title=nights.night_title,
     )
 

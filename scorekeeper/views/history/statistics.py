@@ -45,6 +45,7 @@ def leaderboard(game: str):
         lines=stats.leaderboard(current_user, game, variant),
         variant=variant,
         variants=stats.variants(current_user, game),
+        plays=stats.finished_games(current_user, game, variant),
         rules=GAMES[game].rules,
         titles=titles(),
     )
