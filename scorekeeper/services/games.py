@@ -41,6 +41,11 @@ from scorekeeper.services import players as roster
 from scorekeeper.services import results
 
 CONFLICT = "Someone changed this game at the same moment. Reload it and try again."
+NEW_GAME_CONFLICT = (
+    "Someone changed these players at the same moment. Nothing was saved: try again."
+)
+#: How often a new game is tried again when its new players were added elsewhere meanwhile.
+NEW_GAME_TRIES = 3
 
 
 @dataclass
@@ -216,22 +221,34 @@ def create_game(
     if problems:
         raise Refusal.of(problems)
 
-    seated = _players_for(account, cleaned)
-    game = Game(
-        account_id=account.id,
-        night=night,
-        kind=plugin.key,
-        options=resolved,
-        first_dealer=dealer_seat,
-        variant=plugin.rules.variant_of(resolved),
-        seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
-    )
     setup = Setup(tuple(cleaned), resolved, dealer_seat)
     state = _replay(plugin, setup, [])
-    db.session.add(game)
-    results.store(game, plugin, setup, state)
-    commit()
-    return Played(game, plugin, setup, state)
+    night_id = night.id if night is not None else None
+    # A new name may be added by another request at the same moment (two phones starting
+    # games with the same new players): the unique name key refuses the second insert, the
+    # whole game is rolled back, and the next try finds the player the other request added.
+    for attempt in range(NEW_GAME_TRIES):
+        seated = _players_for(account, cleaned)
+        game = Game(
+            account_id=account.id,
+            night_id=night_id,
+            kind=plugin.key,
+            options=resolved,
+            first_dealer=dealer_seat,
+            variant=plugin.rules.variant_of(resolved),
+            seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
+        )
+        db.session.add(game)
+        try:
+            results.store(game, plugin, setup, state)
+            db.session.commit()
+        except (StaleDataError, sa.exc.IntegrityError):
+            db.session.rollback()
+            if attempt + 1 == NEW_GAME_TRIES:
+                raise Refusal("conflict", NEW_GAME_CONFLICT) from None
+            continue
+        return Played(game, plugin, setup, state)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _players_for(account: Account, names: list[str]) -> list[Player]:
