@@ -9,8 +9,6 @@ check made to wait, in test_player_races.py.
 
 from __future__ import annotations
 
-from collections import Counter
-
 import pytest
 
 from scorekeeper.extensions import db
@@ -19,11 +17,11 @@ from scorekeeper.models import HandEntry
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
 from scorekeeper.services import games
-from scorekeeper.services import results
 from tests.conftest import new_token
 from tests.live import at_once
 from tests.live import send
 from tests.live import serving
+from tests.replay_check import check_database
 
 NAMES = ["Ann", "Ben", "Cy"]
 #: How many times each burst is sent: races are won by chance, so a few tries each.
@@ -46,28 +44,6 @@ def _no_server_error(answers, allowed: set[int]) -> None:
         if answer.status >= 400:
             error = answer.json()["errors"][0]
             assert error["code"] and error["message"]
-
-
-def _check_database(app) -> None:
-    """Nothing duplicated or half-saved: one player per name key, every game whole (its
-    seats, and copies equal to its replay)."""
-    with app.app_context():
-        keys = Counter(db.session.scalars(db.select(Player.name_key)))
-        assert all(count == 1 for count in keys.values()), keys
-        for game in db.session.scalars(db.select(Game)).unique():
-            assert len(game.seats) >= 2
-            result = games.played(game)
-            derived = results.derive(
-                game.plugin, result.setup, result.state, results.status_of(result.state, game)
-            )
-            assert game.totals == derived.totals, game.id
-            assert game.hand_count == len(game.hands)
-        orphans = db.session.scalar(
-            db.select(db.func.count())
-            .select_from(Seat)
-            .where(~Seat.game_id.in_(db.select(Game.id)))
-        )
-        assert orphans == 0
 
 
 def _hand(base, headers, game: int, first: str = "Ann") -> dict:
@@ -103,7 +79,7 @@ def test_three_new_games_adding_the_same_new_players_at_once(app, live):
         _no_server_error(answers, {201, 409})
         made += sum(answer.status == 201 for answer in answers)
         assert made >= round_ + 1  # at least one game each round
-    _check_database(app)
+    check_database(app)
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Player)) == 3 * ROUNDS
         assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == made
@@ -132,7 +108,7 @@ def test_two_players_renamed_to_the_same_name_at_once(app, live):
         assert answers[[a.status for a in answers].index(422)].json()["errors"][0]["code"] == (
             "name_taken"
         )
-    _check_database(app)
+    check_database(app)
 
 
 def test_share_and_unshare_at_once(app, live):
@@ -150,7 +126,7 @@ def test_share_and_unshare_at_once(app, live):
     link = send(f"{base}/games/{game}/share", "POST", headers=headers)
     assert link.status == 201
     assert send(link.json()["url"]).status == 200
-    _check_database(app)
+    check_database(app)
 
 
 def test_share_beside_a_hand(app, live):
@@ -173,7 +149,7 @@ def test_share_beside_a_hand(app, live):
         assert send(f"{base}/games/{game}/share", "DELETE", headers=headers).status == 204
     state = send(f"{base}/games/{game}", headers=headers).json()
     assert [hand["number"] for hand in state["hands"]] == list(range(1, ROUNDS + 1))
-    _check_database(app)
+    check_database(app)
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(HandEntry)) == ROUNDS
 
@@ -211,7 +187,7 @@ def test_a_rename_beside_a_hand(app, live):
     state = send(f"{base}/games/{game}", headers=headers).json()
     assert state["players"][0] == name
     assert len(state["hands"]) == ROUNDS
-    _check_database(app)
+    check_database(app)
 
 
 # The same without threads: the other request's players appear between look-up and insert ----
@@ -247,7 +223,7 @@ def test_a_new_game_whose_new_players_were_just_added_elsewhere_is_tried_again(
     assert answer.status_code == 201, answer.get_json()
     assert calls[0] == 2
     assert answer.get_json()["players"] == NAMES
-    _check_database(app)
+    check_database(app)
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Player)) == 3
 
