@@ -29,6 +29,8 @@ from scorekeeper.models import Player
 from scorekeeper.models import Seat
 from scorekeeper.models import as_utc
 from scorekeeper.services import players as roster
+from scorekeeper.text import clean_line
+from scorekeeper.text import clean_lines
 
 NAME_MAX = 80
 PLACE_MAX = 80
@@ -85,22 +87,14 @@ def clean_date(value: object, now: date | None = None) -> date:
 
 
 def clean_text(value: object, what: str, where: str, limit: int, lines: bool = False) -> str:
-    """Optional text, trimmed (spaces collapsed, except the line breaks of notes)."""
+    """Optional text in NFKC form, trimmed (spaces collapsed, except the line breaks of
+    notes); refused when it holds control (NUL included) or invisible characters."""
     if value is None:
         return ""
     if not isinstance(value, str):
         raise Refusal("wrong_type", f"{what} must be text.", where)
-    if lines:
-        text = "\n".join(" ".join(line.split()) for line in value.strip().splitlines()).strip()
-    else:
-        text = " ".join(value.split())
-    if len(text) > limit:
-        raise Refusal(
-            "text_too_long",
-            f"{what} can be at most {limit} characters ({len(text)} given).",
-            where,
-        )
-    return text
+    clean = clean_lines if lines else clean_line
+    return clean(value, what, where, limit, too_long_code="text_too_long")
 
 
 # Creating and changing ---------------------------------------------------------------------

@@ -163,12 +163,16 @@ def _option_action(form, rules, kind: str):
         return with_options(form, rules, preset.options)
     if form.get("rule_set"):
         raw = form["rule_set"]
-        chosen = rule_sets.get_rule_set(current_user, int(raw) if raw.isdigit() else 0)
+        chosen = rule_sets.get_rule_set(
+            current_user, int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else 0
+        )
         flash(f"{chosen.name}: the options are filled in.", "info")
         return with_options(form, rules, chosen.options)
     if form.get("forget_rule_set"):
         raw = form["forget_rule_set"]
-        gone = rule_sets.get_rule_set(current_user, int(raw) if raw.isdigit() else 0)
+        gone = rule_sets.get_rule_set(
+            current_user, int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else 0
+        )
         rule_sets.delete_rule_set(current_user, gone.id)
         flash(f"Rule set “{gone.name}” forgotten. Games played with it keep their rules.", "info")
         return MultiDict(form)
