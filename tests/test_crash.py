@@ -5,17 +5,10 @@ file or PostgreSQL), as in production."""
 
 from __future__ import annotations
 
-import http.client
-import os
 import random
-import signal
-import socket
-import subprocess
-import sys
 import threading
 import time
 import urllib.error
-from pathlib import Path
 
 import pytest
 
@@ -23,78 +16,24 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import games
 from tests.conftest import new_token
+from tests.live import DOWN
+from tests.live import Gunicorn
 from tests.live import send
 from tests.replay_check import check_database
 
 pytestmark = pytest.mark.drill
 
-ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Ann", "Ben", "Cy"]
 #: Kill cycles, threads sending hands (each with its own games), how long a burst runs
 #: before the kill (seconds, at random between these).
 CYCLES = 3
 THREADS = 4
 BURST = (0.4, 1.2)
-#: What a thread's request may meet while the server dies or starts.
-DOWN = (OSError, http.client.HTTPException)
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    """gunicorn serving the app in its own process group (master and workers die together)."""
-
-    def __init__(self, uri: str, instance: Path, log: Path) -> None:
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = log
-        self.process: subprocess.Popen | None = None
-        self.env = {
-            **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL")},
-            "DATABASE_URL": uri,
-            "INSTANCE_PATH": str(instance),
-            "SECRET_KEY": "crash-test-secret",
-            "GUNICORN_BIND": f"127.0.0.1:{self.port}",
-            "WEB_CONCURRENCY": "2",
-            "LOGIN_ADDRESS_LIMIT": "10000 per minute",
-        }
-
-    def start(self) -> None:
-        gunicorn = Path(sys.executable).with_name("gunicorn")
-        with self.log.open("ab") as out:
-            self.process = subprocess.Popen(
-                [str(gunicorn), "-c", "gunicorn.conf.py", "app:app"],
-                cwd=ROOT,
-                env=self.env,
-                stdout=out,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-            )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            assert self.process.poll() is None, self.log.read_text()[-2000:]
-            try:
-                if send(f"{self.base}/api/v1/players").status == 401:  # a worker answers
-                    return
-            except DOWN:
-                time.sleep(0.1)
-        raise AssertionError("gunicorn did not start: " + self.log.read_text()[-2000:])
-
-    def kill(self) -> None:
-        """SIGKILL to the master and its workers: no shutdown, no cleanup."""
-        assert self.process is not None
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self.process = None
 
 
 @pytest.fixture
 def server(app, tmp_path):
-    made = Server(app.config["SQLALCHEMY_DATABASE_URI"], tmp_path, tmp_path / "gunicorn.log")
+    made = Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], tmp_path)
     yield made
     if made.process is not None:
         made.kill()

@@ -23,6 +23,8 @@ from tests.live import send
 from tests.live import serving
 from tests.replay_check import check_database
 
+pytestmark = pytest.mark.drill
+
 NAMES = ["Ann", "Ben", "Cy"]
 #: How many times each burst is sent: races are won by chance, so a few tries each.
 ROUNDS = 3
