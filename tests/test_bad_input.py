@@ -378,3 +378,17 @@ def test_options_of_the_wrong_json_type_are_refused(app, api):
         saved = api.post("/rulesets", {"game": "oh_hell", "name": "Float", "options": options})
         assert_api_refused(saved, (400, 422))
     assert snapshot(app) == before
+
+
+@pytest.mark.pure
+@pytest.mark.parametrize("name", ["Yah\x00tzee", "\u202eYahtzee", "Yaht\u200bzee", "\x1b[31m"])
+def test_a_text_option_with_control_or_invisible_characters_is_refused(name):
+    """The score pad's game name (a text option) goes into the database like any name."""
+    from scorekeeper.games.base import RuleError
+    from scorekeeper.games.score_pad.rules import RULES
+
+    with pytest.raises(RuleError) as refused:
+        RULES.resolve_options({"name": name}, 2)
+    assert refused.value.code == "option_value"
+    assert "invisible or control character" in refused.value.message
+    assert RULES.resolve_options({"name": "Ｙａｈｔｚｅｅ  Dice"}, 2)["name"] == "Yahtzee Dice"

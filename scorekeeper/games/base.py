@@ -25,6 +25,9 @@ from dataclasses import field
 from typing import Any
 from typing import NamedTuple
 
+from scorekeeper.errors import Refusal
+from scorekeeper.text import normalize_line
+
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
@@ -566,7 +569,10 @@ def _check_text_option(spec: Option, value: Any, where: str) -> str:
     length = f"{low} to {high} characters" if high is not None else f"at least {low} characters"
     if value is not None and not isinstance(value, str):
         raise RuleError("option_value", f"{spec.label} must be text ({length}).", where)
-    text = (value or "").strip()
+    try:  # NFKC, spaces collapsed; control (NUL) and invisible characters refused
+        text = normalize_line(value or "", spec.label, where, "option_value")
+    except Refusal as refused:
+        raise RuleError("option_value", refused.message, where) from None
     if not text and low > 0:
         raise RuleError("option_value", f"Enter the {spec.label.lower()} ({length}).", where)
     if len(text) < low or (high is not None and len(text) > high):
