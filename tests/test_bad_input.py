@@ -392,3 +392,27 @@ def test_a_text_option_with_control_or_invisible_characters_is_refused(name):
     assert refused.value.code == "option_value"
     assert "invisible or control character" in refused.value.message
     assert RULES.resolve_options({"name": "Ｙａｈｔｚｅｅ  Dice"}, 2)["name"] == "Yahtzee Dice"
+
+
+# NUL in the address (PostgreSQL cannot compare text holding one) ------------------------------
+
+
+def test_nul_in_a_query_argument_is_400(app, api, logged_in):
+    before = snapshot(app)
+    for path in ("/games?game=oh%00", "/nights?game=%00", "/games?player=Ann%00"):
+        errors = assert_api_refused(api.get(path), 400)
+        assert errors[0]["code"] == "wrong_type"
+        assert "NUL" in errors[0]["message"]
+    for path in ("/stats/oh_hell?variant=%00", "/nights/?game=%00", "/games/new?night=1%00"):
+        response = logged_in.get(path)
+        assert_page_refused(response, 400)
+        assert "NUL character" in response.text
+    assert snapshot(app) == before
+
+
+def test_nul_in_the_path_is_not_found(app, logged_in, client):
+    before = snapshot(app)
+    for path in ("/view/%00", "/view/abc%00def", "/stats/oh_hell%00"):
+        assert_page_refused(client.get(path), 404)
+        assert_page_refused(logged_in.get(path), 404)
+    assert snapshot(app) == before
