@@ -19,6 +19,7 @@ import urllib.request
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 from werkzeug.serving import make_server
@@ -42,6 +43,7 @@ def serving(app):
 class Answer:
     status: int
     body: bytes
+    cookies: list[str] = field(default_factory=list)  # the Set-Cookie headers
 
     def json(self):
         return json.loads(self.body)
@@ -72,9 +74,10 @@ def send(
     request = urllib.request.Request(url, data=body, method=method, headers=headers)
     try:
         with _opener.open(request, timeout=60) as response:
-            return Answer(response.status, response.read())
+            cookies = response.headers.get_all("Set-Cookie") or []
+            return Answer(response.status, response.read(), cookies)
     except urllib.error.HTTPError as error:
-        return Answer(error.code, error.read())
+        return Answer(error.code, error.read(), error.headers.get_all("Set-Cookie") or [])
 
 
 def at_once(count: int, action: Callable[[int], Answer]) -> list[Answer]:

@@ -17,6 +17,7 @@ from scorekeeper.models import HandEntry
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
 from scorekeeper.services import games
+from tests.conftest import PASSWORD
 from tests.conftest import new_token
 from tests.live import at_once
 from tests.live import send
@@ -85,6 +86,34 @@ def test_three_new_games_adding_the_same_new_players_at_once(app, live):
     with app.app_context():
         assert db.session.scalar(db.select(db.func.count()).select_from(Player)) == 3 * ROUNDS
         assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == made
+
+
+def _page_cookie(base: str) -> dict:
+    """The session cookie of a login through the page (CSRF is off in the tests)."""
+    answer = send(f"{base}/login", "POST", data={"username": "friday-club", "password": PASSWORD})
+    assert answer.status == 302
+    return {"Cookie": "; ".join(cookie.split(";")[0] for cookie in answer.cookies)}
+
+
+def test_three_new_game_forms_adding_the_same_new_players_at_once(app, live):
+    base = live[0].removesuffix("/api/v1")
+    headers = _page_cookie(base)
+    for round_ in range(ROUNDS):
+        form = {"game": "oh_hell"}
+        for row, name in enumerate(NAMES, start=1):
+            form |= {f"new-name-{row}": f"{name} {round_}", f"new-seat-{row}": str(row)}
+        answers = at_once(
+            3,
+            lambda i, form=form: send(
+                f"{base}/games/new?game=oh_hell", "POST", data=form, headers=headers
+            ),
+        )
+        statuses = [answer.status for answer in answers]
+        assert set(statuses) <= {302, 409}, statuses
+        assert 302 in statuses
+    check_database(app)
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(Player)) == 3 * ROUNDS
 
 
 def test_two_players_renamed_to_the_same_name_at_once(app, live):
