@@ -227,7 +227,8 @@ def create_game(
     # A new name may be added by another request at the same moment (two phones starting
     # games with the same new players): the unique name key refuses the second insert, the
     # whole game is rolled back, and the next try finds the player the other request added.
-    for attempt in range(NEW_GAME_TRIES):
+    tries = 1
+    while True:
         seated = _players_for(account, cleaned)
         game = Game(
             account_id=account.id,
@@ -242,13 +243,12 @@ def create_game(
         try:
             results.store(game, plugin, setup, state)
             db.session.commit()
+            return Played(game, plugin, setup, state)
         except (StaleDataError, sa.exc.IntegrityError):
             db.session.rollback()
-            if attempt + 1 == NEW_GAME_TRIES:
+            if tries == NEW_GAME_TRIES:
                 raise Refusal("conflict", NEW_GAME_CONFLICT) from None
-            continue
-        return Played(game, plugin, setup, state)
-    raise AssertionError("unreachable")  # pragma: no cover
+            tries += 1
 
 
 def _players_for(account: Account, names: list[str]) -> list[Player]:
