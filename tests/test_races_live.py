@@ -270,3 +270,56 @@ def test_a_new_game_that_keeps_meeting_changed_players_is_a_conflict(app, api, m
         assert db.session.scalar(db.select(db.func.count()).select_from(Game)) == 0
         assert db.session.scalar(db.select(db.func.count()).select_from(Seat)) == 0
         assert list(db.session.scalars(db.select(Player.name))) == ["Ann"]
+
+
+def test_a_game_put_into_a_night_beside_a_hand(app, live):
+    base, headers = live
+    page = base.removesuffix("/api/v1")
+    cookie = _page_cookie(page)
+    for _ in range(ROUNDS):
+        game = _new_game(base, headers)
+        night = send(f"{base}/nights", "POST", json_body={"name": "Late"}, headers=headers)
+        assert night.status == 201
+        # The game started on its own (another day): it is not in the night yet.
+        with app.app_context():
+            db.session.execute(db.update(Game).where(Game.id == game).values(night_id=None))
+            db.session.commit()
+        hand, night_id = _hand(base, headers, game), night.json()["id"]
+        answers = at_once(
+            2,
+            lambda i, game=game, hand=hand, night=night_id: (
+                send(f"{base}/games/{game}/hands", "POST", json_body=hand, headers=headers)
+                if i == 0
+                else send(
+                    f"{page}/nights/{night}/games",
+                    "POST",
+                    data={"game_id": str(game)},
+                    headers=cookie,
+                )
+            ),
+        )
+        assert all(answer.status < 500 for answer in answers), [a.body[:200] for a in answers]
+        assert answers[0].status in (201, 409)
+        assert answers[1].status == 302
+    check_database(app)
+
+
+def test_a_rule_set_deleted_twice_at_once(app, live):
+    base, headers = live
+    for round_ in range(ROUNDS):
+        saved = send(
+            f"{base}/rulesets",
+            "POST",
+            json_body={"game": "oh_hell", "name": f"Quick {round_}", "options": {"max_cards": 3}},
+            headers=headers,
+        )
+        assert saved.status == 201, saved.body
+        rule_set = saved.json()["id"]
+        answers = at_once(
+            2,
+            lambda i, rule_set=rule_set: send(
+                f"{base}/rulesets/{rule_set}", "DELETE", headers=headers
+            ),
+        )
+        _no_server_error(answers, {204, 404})
+        assert 204 in [answer.status for answer in answers]

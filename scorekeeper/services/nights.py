@@ -28,6 +28,7 @@ from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
 from scorekeeper.models import as_utc
+from scorekeeper.services import games as game_service
 from scorekeeper.services import players as roster
 from scorekeeper.text import clean_line
 from scorekeeper.text import clean_lines
@@ -153,7 +154,8 @@ def add_game(account: Account, night_id: int, game_id: int) -> Game:
     if game.night_id is not None and game.night_id != night.id:
         raise Refusal("night_taken", "That game already belongs to another night.", "game_id")
     game.night_id = night.id
-    db.session.commit()
+    # The game's version guards this like any change: a hand saved at the same moment is 409.
+    game_service.commit()
     return game
 
 
