@@ -443,9 +443,21 @@ def game_account(game: Game) -> Account:
 
 
 def delete_game(game: Game) -> None:
-    """Delete a game for good: its hands, results and its part in the statistics."""
-    results.forget(game)
+    """Delete a game for good: its hands, results and its part in the statistics.
+
+    The game's row goes first (its version checked, as every change of the game is), then
+    its part in the statistics: every save takes its locks in that order, so a hand saved at
+    the same moment waits and then finds the game gone (409) instead of PostgreSQL finding
+    a deadlock between the two."""
+    game_id, kind, variant, tally = game.id, game.kind, game.variant, list(game.tally or [])
+    players = [seat.player.id for seat in game.seats]
     db.session.delete(game)
+    try:
+        db.session.flush()
+    except (StaleDataError, sa.exc.IntegrityError):
+        db.session.rollback()
+        raise Refusal("conflict", CONFLICT) from None
+    results.forget(game_id, kind, variant, players, tally)
     commit()
 
 
