@@ -5,6 +5,8 @@
   store) is refused with 400 ``invalid_json`` instead of failing deep inside a view.
 - ``BoundedIntegerConverter`` replaces the ``int`` URL converter app-wide: an id beyond what
   the database's integer columns hold (2**31 - 1 on PostgreSQL) is simply not found (404).
+- ``check_url``: a NUL character (``%00``) in the path is not found (404), in the query string
+  a 400: PostgreSQL cannot compare text holding one (a share token, a game's key).
 """
 
 from __future__ import annotations
@@ -13,9 +15,11 @@ from typing import Any
 
 from flask import Flask
 from flask import json as flask_json
+from flask import request
 from flask.wrappers import Request as FlaskRequest
 from werkzeug.routing import IntegerConverter
 
+from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.games.i18n import N_
 
@@ -122,7 +126,20 @@ class BoundedIntegerConverter(IntegerConverter):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
+NUL_IN_QUERY = "The address holds a NUL character (%00): remove it."
+
+
+def check_url() -> None:
+    """Before every view: no NUL in the path (404) or the query string (400)."""
+    if "\x00" in request.path:
+        raise NotFound("That page")
+    for key, value in request.args.items(multi=True):
+        if "\x00" in key or "\x00" in value:
+            raise Refusal("wrong_type", NUL_IN_QUERY, None if "\x00" in key else key)
+
+
 def register(app: Flask) -> None:
     """Must run before any blueprint is registered: rules take their converter when added."""
     app.request_class = Request
     app.url_map.converters["int"] = BoundedIntegerConverter
+    app.before_request(check_url)

@@ -25,8 +25,10 @@ from dataclasses import field
 from typing import Any
 from typing import NamedTuple
 
+from scorekeeper.errors import Refusal
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.text import normalize_line
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
@@ -768,7 +770,10 @@ def _check_text_option(spec: Option, value: Any, where: str) -> str:
         else:
             message = _("%(option)s must be text (at least %(low)s characters).", **said)
         raise RuleError("option_value", message, where)
-    text = (value or "").strip()
+    try:  # NFKC, spaces collapsed; control (NUL) and invisible characters refused
+        text = normalize_line(value or "", spec.label, where, "option_value")
+    except Refusal as refused:
+        raise RuleError("option_value", refused.message, where) from None
     if not text and low > 0:
         if high is not None:
             message = _("Enter the %(option)s (%(low)s to %(high)s characters).", **lower)

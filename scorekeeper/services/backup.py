@@ -30,6 +30,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
+from scorekeeper import web
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
@@ -159,9 +160,16 @@ def read_document(raw: bytes | str) -> object:
     """The JSON document in an uploaded file (refused when it is not JSON)."""
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
-        return json.loads(text)
+        document = json.loads(text)
     except (UnicodeDecodeError, ValueError):
         raise refuse("This file is not a Scorekeeper backup: it is not JSON.") from None
+    except RecursionError:
+        raise refuse(f"This file is not a Scorekeeper backup: {web.TOO_DEEP}") from None
+    try:  # nested too deeply, or text with lone surrogates (which nothing can store)
+        web.check_json(document)
+    except Refusal as refusal:
+        raise refuse(f"This file is not a Scorekeeper backup: {refusal.message}") from None
+    return document
 
 
 def restore_account(account: Account, document: object) -> dict[str, int]:
@@ -317,6 +325,10 @@ class _Plan:
                     raise Damaged(
                         f"{where}.{key}", f"{what}: the {key} is longer than {limit} characters."
                     )
+                try:  # what the nights service stores (no NUL, nothing invisible)
+                    night_service.clean_text(text, key, limit, key == "notes")
+                except Refusal as refusal:
+                    raise Damaged(f"{where}.{key}", f"{what}: {refusal.message}") from None
                 values[key] = text
             values["created_at"] = _time(item, "created_at", where, what)
             nights[ref] = values

@@ -45,6 +45,11 @@ from scorekeeper.services import players as roster
 from scorekeeper.services import results
 
 CONFLICT = N_("Someone changed this game at the same moment. Reload it and try again.")
+NEW_GAME_CONFLICT = N_(
+    "Someone changed these players at the same moment. Nothing was saved: try again."
+)
+#: How often a new game is tried again when its new players were added elsewhere meanwhile.
+NEW_GAME_TRIES = 3
 
 
 @dataclass
@@ -234,22 +239,34 @@ def create_game(
     if problems:
         raise Refusal.of(problems)
 
-    seated = _players_for(account, cleaned)
-    game = Game(
-        account_id=account.id,
-        night=night,
-        kind=plugin.key,
-        options=resolved,
-        first_dealer=dealer_seat,
-        variant=plugin.rules.variant_of(resolved),
-        seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
-    )
     setup = Setup(tuple(cleaned), resolved, dealer_seat)
     state = _replay(plugin, setup, [])
-    db.session.add(game)
-    results.store(game, plugin, setup, state)
-    commit()
-    return Played(game, plugin, setup, state)
+    night_id = night.id if night is not None else None
+    # A new name may be added by another request at the same moment (two phones starting
+    # games with the same new players): the unique name key refuses the second insert, the
+    # whole game is rolled back, and the next try finds the player the other request added.
+    tries = 1
+    while True:
+        seated = _players_for(account, cleaned)
+        game = Game(
+            account_id=account.id,
+            night_id=night_id,
+            kind=plugin.key,
+            options=resolved,
+            first_dealer=dealer_seat,
+            variant=plugin.rules.variant_of(resolved),
+            seats=[Seat(position=i, player=player) for i, player in enumerate(seated)],
+        )
+        db.session.add(game)
+        try:
+            results.store(game, plugin, setup, state)
+            db.session.commit()
+            return Played(game, plugin, setup, state)
+        except (StaleDataError, sa.exc.IntegrityError):
+            db.session.rollback()
+            if tries == NEW_GAME_TRIES:
+                raise Refusal("conflict", NEW_GAME_CONFLICT) from None
+            tries += 1
 
 
 def _players_for(account: Account, names: list[str]) -> list[Player]:
@@ -450,9 +467,21 @@ def game_account(game: Game) -> Account:
 
 
 def delete_game(game: Game) -> None:
-    """Delete a game for good: its hands, results and its part in the statistics."""
-    results.forget(game)
+    """Delete a game for good: its hands, results and its part in the statistics.
+
+    The game's row goes first (its version checked, as every change of the game is), then
+    its part in the statistics: every save takes its locks in that order, so a hand saved at
+    the same moment waits and then finds the game gone (409) instead of PostgreSQL finding
+    a deadlock between the two."""
+    game_id, kind, variant, tally = game.id, game.kind, game.variant, list(game.tally or [])
+    players = [seat.player.id for seat in game.seats]
     db.session.delete(game)
+    try:
+        db.session.flush()
+    except (StaleDataError, sa.exc.IntegrityError):
+        db.session.rollback()
+        raise Refusal("conflict", CONFLICT) from None
+    results.forget(game_id, kind, variant, players, tally)
     commit()
 
 

@@ -31,7 +31,9 @@ from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
 from scorekeeper.models import as_utc
+from scorekeeper.services import games as game_service
 from scorekeeper.services import players as roster
+from scorekeeper.text import normalize_line
 
 NAME_MAX = 80
 PLACE_MAX = 80
@@ -128,17 +130,26 @@ TEXT_MESSAGES = {
 }
 
 
+#: What a night's text fields are called in the refusal of a character.
+TEXT_NAMES = {"name": lambda: _("The name"), "place": lambda: _("The place"),
+              "notes": lambda: _("The notes")}  # fmt: skip
+
+
 def clean_text(value: object, where: str, limit: int, lines: bool = False) -> str:
-    """Optional text, trimmed (spaces collapsed, except the line breaks of notes)."""
+    """Optional text in NFKC form, trimmed (spaces collapsed, except the line breaks of
+    notes); refused when it holds control (NUL included) or invisible characters."""
     not_text, too_long = TEXT_MESSAGES[where]
     if value is None:
         return ""
     if not isinstance(value, str):
         raise Refusal("wrong_type", not_text(), where)
+    what = TEXT_NAMES[where]()
     if lines:
-        text = "\n".join(" ".join(line.split()) for line in value.strip().splitlines()).strip()
+        text = "\n".join(
+            normalize_line(line, what, where) for line in value.strip().splitlines()
+        ).strip()
     else:
-        text = " ".join(value.split())
+        text = normalize_line(value, what, where)
     if len(text) > limit:
         raise Refusal(
             "text_too_long",
@@ -204,7 +215,8 @@ def add_game(account: Account, night_id: int, game_id: int) -> Game:
     if game.night_id is not None and game.night_id != night.id:
         raise Refusal("night_taken", _("That game already belongs to another night."), "game_id")
     game.night_id = night.id
-    db.session.commit()
+    # The game's version guards this like any change: a hand saved at the same moment is 409.
+    game_service.commit()
     return game
 
 

@@ -259,12 +259,13 @@ def recompute_best(players: Iterable[int], kind: str, variant: str) -> None:
     )
 
 
-def forget(game: Game) -> None:
-    """Take a game that is being deleted out of the statistics, its results first (so that a
-    best score it held is read again without it)."""
-    db.session.execute(sa.delete(HandResult).where(HandResult.game_id == game.id))
-    players = [seat.player.id for seat in game.seats]
-    apply_tally(game.kind, game.variant, players, game.tally or [], [], [])
+def forget(
+    game_id: int, kind: str, variant: str, players: Sequence[int], tally: Sequence[dict]
+) -> None:
+    """Take a deleted game (its seats' ``players`` and its ``tally``) out of the statistics,
+    its results first (so that a best score it held is read again without it)."""
+    db.session.execute(sa.delete(HandResult).where(HandResult.game_id == game_id))
+    apply_tally(kind, variant, list(players), list(tally), [], [])
 
 
 def write_many(made: Sequence[tuple[Game, Derived]], chunk: int = 5000) -> None:

@@ -75,5 +75,9 @@ def save_rule_set(account: Account, kind: object, name: object, options: object)
 
 
 def delete_rule_set(account: Account, rule_set_id: int) -> None:
-    db.session.delete(get_rule_set(account, rule_set_id))
+    """Forget a rule set. Deleting it twice at the same moment is no error: it is gone."""
+    found = get_rule_set(account, rule_set_id)
+    db.session.execute(
+        sa.delete(RuleSet).where(RuleSet.id == found.id, RuleSet.account_id == account.id)
+    )
     db.session.commit()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlalchemy as sa
 from flask import Flask
 from flask import jsonify
 from flask import render_template
@@ -85,3 +86,27 @@ def register(app: Flask) -> None:
         app.logger.exception("Unhandled error on %s %s", request.method, request.path)
         db.session.rollback()
         return error_response(500)
+
+    @app.errorhandler(sa.exc.OperationalError)
+    def concurrent(error: sa.exc.OperationalError):
+        """The database gave up on this request for another one's sake (a deadlock, a
+        serialization failure, SQLite still locked after its wait): nothing of it was saved,
+        and trying again will do, which is what 409 says."""
+        if not is_concurrent_change(error):
+            return unexpected(error)
+        from scorekeeper.extensions import db
+
+        app.logger.warning("Concurrent change on %s %s: %s", request.method, request.path, error)
+        db.session.rollback()
+        return error_response(409)
+
+
+#: PostgreSQL's codes for "another transaction was in the way": deadlock detected,
+#: serialization failure, lock not available.
+CONCURRENT_SQLSTATES = frozenset({"40P01", "40001", "55P03"})
+
+
+def is_concurrent_change(error: sa.exc.OperationalError) -> bool:
+    if getattr(error.orig, "sqlstate", None) in CONCURRENT_SQLSTATES:
+        return True
+    return "database is locked" in str(error.orig)

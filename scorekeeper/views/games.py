@@ -162,6 +162,12 @@ def with_options(form: MultiDict, rules, options) -> MultiDict:
     return filled
 
 
+def _rule_set_id(raw: str) -> int:
+    """A rule set's id from a form button; 0 (found by nobody) for anything that is not one:
+    "²" and "①" pass ``isdigit`` but are no number."""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else 0
+
+
 def _option_action(form, rules, kind: str):
     """A tap on a preset or a saved rule set fills the options in (the game is not started
     yet); "Save" names the options as a rule set. Anything else: the form as it is."""
@@ -179,12 +185,12 @@ def _option_action(form, rules, kind: str):
         return with_options(form, rules, preset.options)
     if form.get("rule_set"):
         raw = form["rule_set"]
-        chosen = rule_sets.get_rule_set(current_user, int(raw) if raw.isdigit() else 0)
+        chosen = rule_sets.get_rule_set(current_user, _rule_set_id(raw))
         flash(_("%(name)s: the options are filled in.", name=chosen.name), "info")
         return with_options(form, rules, chosen.options)
     if form.get("forget_rule_set"):
         raw = form["forget_rule_set"]
-        gone = rule_sets.get_rule_set(current_user, int(raw) if raw.isdigit() else 0)
+        gone = rule_sets.get_rule_set(current_user, _rule_set_id(raw))
         rule_sets.delete_rule_set(current_user, gone.id)
         flash(
             _(

@@ -34,7 +34,7 @@ def _text(form: Mapping[str, str], key: str) -> str | None:
 def _knocker(raw: str | None, players: list[str]) -> str | None:
     if raw is None:
         return None
-    if raw.isdigit() and int(raw) < len(players):
+    if raw.isascii() and raw.isdigit() and int(raw) < len(players):
         return players[int(raw)]
     raise Refusal("unknown_player", _("Choose who knocked: one of the two players."), "knocker")
 

@@ -29,7 +29,7 @@ def _seat(form: Mapping[str, str], field: str, players: list[str], not_a_player:
     raw = (form.get(field) or "").strip()
     if raw == "":
         return None
-    if not raw.isdigit() or int(raw) >= len(players):
+    if not (raw.isascii() and raw.isdigit()) or int(raw) >= len(players):
         raise Refusal("unknown_player", str(not_a_player), field)
     return players[int(raw)]
 
@@ -51,7 +51,11 @@ def read_bidding(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
         if bid is None:
             raise Refusal("required", _("Choose what %(name)s bid.", name=pitcher), "bid")
         return {"pitcher": pitcher, "bid": bid}
-    order = [int(seat) for seat in (form.get("order") or "").split(",") if seat.isdigit()]
+    order = [
+        int(seat)
+        for seat in (form.get("order") or "").split(",")
+        if seat.isascii() and seat.isdigit() and len(seat) < 4
+    ]
     if sorted(order) != list(range(len(players))):
         order = list(range(len(players)))
     auction: list[list[Any]] = []
