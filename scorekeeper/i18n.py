@@ -82,8 +82,12 @@ def number(value) -> str:
     """A number as the reader writes it (Bengali digits in Bengali; a real minus sign).
     Scores are not grouped in thousands (a score sheet reads 1000, as the table writes it)."""
     code = locale_code()
-    pattern = "0" if isinstance(value, int) else "0.####"
-    text = numbers.format_decimal(value, format=pattern, locale=code, numbering_system="default")
+    if isinstance(value, int):  # any size (Babel's decimal context stops at 28 digits)
+        text = str(value)
+    else:
+        text = numbers.format_decimal(
+            value, format="0.####", locale=code, numbering_system="default"
+        )
     return _native_digits(text, code).replace("-", "−")
 
 
