@@ -79,5 +79,7 @@ class NightForm(FlaskForm):
 class RestoreForm(FlaskForm):
     """Upload a backup file; the backup service reads and checks it."""
 
-    backup = FileField("Backup file", render_kw={"accept": ".json,application/json"})
+    backup = FileField(
+        "Backup file", render_kw={"accept": ".json,.gz,application/json,application/gzip"}
+    )
     submit = SubmitField("Restore this backup")

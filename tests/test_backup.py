@@ -5,6 +5,7 @@ clear message and changes nothing."""
 from __future__ import annotations
 
 import copy
+import gzip
 import io
 import json
 import os
@@ -98,6 +99,15 @@ def counts(app, account_id: int) -> tuple[int, int, int]:
         )
 
 
+def table_counts(app) -> dict[str, int]:
+    """How many rows every table holds."""
+    with app.app_context():
+        return {
+            table.name: db.session.scalar(sa.select(sa.func.count()).select_from(table))
+            for table in db.metadata.sorted_tables
+        }
+
+
 @pytest.fixture
 def history(app, account):
     """``account`` with a varied history; returns its backup document."""
@@ -137,9 +147,11 @@ def test_restore_into_an_empty_account_loses_nothing(app, account, history):
 def test_the_pages_download_and_restore_a_backup(app, account, history, logged_in):
     download = logged_in.get("/backup/download")
     assert download.status_code == 200
-    assert download.mimetype == "application/json"
-    assert 'filename="scorekeeper-friday-club-' in download.headers["Content-Disposition"]
-    assert comparable(download.get_json()) == comparable(history)
+    assert download.mimetype == "application/gzip"
+    assert download.is_streamed
+    disposition = download.headers["Content-Disposition"]
+    assert 'filename="scorekeeper-friday-club-' in disposition and disposition.endswith('.json.gz"')
+    assert comparable(json.loads(gzip.decompress(download.data))) == comparable(history)
     page = logged_in.get("/backup")
     assert "this one has some" in page.text and 'type="file"' not in page.text
 
@@ -313,24 +325,41 @@ def test_a_foreign_file_is_refused(app, account, document, message):
     assert counts(app, account.id) == (0, 0, 0)
 
 
-def test_a_failure_while_writing_rolls_everything_back(app, account, history, monkeypatch):
+@pytest.mark.parametrize(
+    "failure",
+    [sa.exc.IntegrityError("INSERT", {}, Exception("simulated")), RuntimeError("simulated")],
+    ids=["constraint", "crash"],
+)
+def test_a_failure_in_the_middle_of_a_restore_changes_nothing(
+    app, account, history, monkeypatch, failure
+):
+    """The games are written a batch at a time: a failure after some batches are in leaves
+    the account as empty as it was (a constraint is a refusal, anything else an error)."""
     target = make_account(app, "new-club")
-    real_flush = db.session.flush
+    real = backup._insert_results
     calls = {"n": 0}
 
-    def failing_flush(*args, **kwargs):
+    def failing(rows):
         calls["n"] += 1
-        real_flush(*args, **kwargs)
-        if calls["n"] == 2:  # players and nights are written, and now the games
-            raise sa.exc.IntegrityError("INSERT", {}, Exception("simulated"))
+        real(rows)
+        if calls["n"] == 3:  # players, nights, rule sets and two batches of games are in
+            raise failure
 
+    monkeypatch.setattr(backup, "BATCH", 4)
+    monkeypatch.setattr(backup, "_insert_results", failing)
+    before = table_counts(app)
     with app.app_context():
-        monkeypatch.setattr(db.session, "flush", failing_flush)
-        with pytest.raises(Refusal) as refused:
-            backup.restore_account(db.session.get(Account, target.id), history)
-        monkeypatch.undo()
-    assert refused.value.code == "restore_refused"
+        account_row = db.session.get(Account, target.id)
+        if isinstance(failure, sa.exc.IntegrityError):
+            with pytest.raises(Refusal) as refused:
+                backup.restore_account(account_row, history)
+            assert refused.value.code == "restore_refused"
+        else:
+            with pytest.raises(RuntimeError):
+                backup.restore_account(account_row, history)
+    assert calls["n"] == 3
     assert counts(app, target.id) == (0, 0, 0)
+    assert table_counts(app) == before
 
 
 # From SQLite to PostgreSQL -----------------------------------------------------------------
