@@ -358,9 +358,29 @@ def _describe(char: str) -> str:
     return f"a control character (U+{code:04X})"
 
 
-def check_text(document: object, max_depth: int = JSON_MAX_DEPTH) -> None:
+#: In JSON text, the only ways to write such a character: an escape (``\\u0000``, ``\\b``) or
+#: the raw character (control characters below U+0020 are no valid JSON).
+_RAW_FORBIDDEN = re.compile("[\x7f-\x9f]")
+TOO_DEEP = "This file is not a Scorekeeper backup: it is nested too deeply."
+
+
+def check_text(document: object, text: str | None = None, max_depth: int = JSON_MAX_DEPTH) -> None:
     """Refuse a document nested deeper than ``max_depth`` or holding, in any text or key,
-    a character no backup holds. Walks iteratively, so checking cannot run out of stack."""
+    a character no backup holds. Walks iteratively, so checking cannot run out of stack.
+
+    Given the JSON ``text`` the document was read from, and none of the escapes or raw
+    characters that could write such a character in it (the usual case: a backup writes
+    every character as itself), only the nesting is walked.
+    """
+    if (
+        text is not None
+        and "\\u" not in text
+        and "\\b" not in text
+        and "\\f" not in text
+        and not _RAW_FORBIDDEN.search(text)
+    ):
+        _check_depth(document, max_depth)
+        return
     search = _FORBIDDEN.search
     stack = [(document, 1)]
     pop, push = stack.pop, stack.append
@@ -368,7 +388,7 @@ def check_text(document: object, max_depth: int = JSON_MAX_DEPTH) -> None:
         item, depth = pop()
         if isinstance(item, dict):
             if depth > max_depth:
-                raise refuse("This file is not a Scorekeeper backup: it is nested too deeply.")
+                raise refuse(TOO_DEEP)
             for key, inner in item.items():
                 found = search(key)
                 if found:
@@ -383,7 +403,7 @@ def check_text(document: object, max_depth: int = JSON_MAX_DEPTH) -> None:
                     push((inner, depth + 1))
         elif isinstance(item, list):
             if depth > max_depth:
-                raise refuse("This file is not a Scorekeeper backup: it is nested too deeply.")
+                raise refuse(TOO_DEEP)
             for inner in item:
                 if isinstance(inner, str):
                     found = search(inner)
@@ -399,6 +419,21 @@ def check_text(document: object, max_depth: int = JSON_MAX_DEPTH) -> None:
                 raise refuse(f"This backup is damaged: it holds {_describe(found.group())}.")
 
 
+def _check_depth(document: object, max_depth: int) -> None:
+    if not isinstance(document, dict | list):
+        return
+    stack = [(document, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item, depth = pop()
+        if depth > max_depth:
+            raise refuse(TOO_DEEP)
+        values = item.values() if isinstance(item, dict) else item
+        for inner in values:
+            if isinstance(inner, dict | list):
+                push((inner, depth + 1))
+
+
 def read_document(raw: bytes | str, unpacked_limit: int = MAX_UNPACKED) -> object:
     """The JSON document in an uploaded file, plain or gzip-compressed (refused when it is
     not JSON, nested too deeply, or holds control characters or lone surrogates)."""
@@ -408,10 +443,10 @@ def read_document(raw: bytes | str, unpacked_limit: int = MAX_UNPACKED) -> objec
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
         document = json.loads(text)
     except RecursionError:
-        raise refuse("This file is not a Scorekeeper backup: it is nested too deeply.") from None
+        raise refuse(TOO_DEEP) from None
     except (UnicodeDecodeError, ValueError):
         raise refuse("This file is not a Scorekeeper backup: it is not JSON.") from None
-    check_text(document)
+    check_text(document, text)
     return document
 
 
@@ -692,9 +727,11 @@ class _Plan:
         derived = results.derive(plugin, setup, state, status)
         keys = self.keys
         packed = array("q")
-        for row in derived.rows:
-            key = keys.setdefault(row["key"], len(keys))
-            packed.extend((row["number"], row["seat"], key, row["value"]))
+        for number, seat, key, value in derived.results:
+            code = keys.get(key)
+            if code is None:
+                code = keys[key] = len(keys)
+            packed.extend((number, seat, code, value))
         return {
             "row": {
                 "kind": kind,
@@ -776,7 +813,7 @@ class _Plan:
                     for game in games
                 ],
             )
-            seats, hands, rows = [], [], []
+            seats, hands = [], []
             for game_id, game in zip(game_ids, games, strict=True):
                 players = [player_ids[ref] for ref in game["seats"]]
                 seats.extend(
@@ -793,11 +830,6 @@ class _Plan:
                     }
                     for number, entry, created, updated in game["hands"]
                 )
-                packed = game["results"]
-                rows.extend(
-                    (game_id, packed[i], packed[i + 1], keys[packed[i + 2]], packed[i + 3])
-                    for i in range(0, len(packed), 4)
-                )
                 kind, variant = game["row"]["kind"], game["row"]["variant"]
                 for player, counts in zip(players, game["row"]["tally"], strict=True):
                     for key, value in counts.items():
@@ -806,10 +838,9 @@ class _Plan:
                             best[where] = max(best.get(where, value), value)
                         else:
                             sums[where] += value
-            session.execute(sa.insert(Seat.__table__), seats)
-            if hands:
-                session.execute(sa.insert(HandEntry.__table__), hands)
-            _insert_results(rows)
+            _insert(Seat.__table__, seats)
+            _insert(HandEntry.__table__, hands)
+            _insert_results(_result_rows(game_ids, games, keys))
             hand_count += len(hands)
         stats = [
             {"player_id": p, "kind": k, "variant": v, "key": key, "value": value}
@@ -835,29 +866,59 @@ def _insert_returning(table: sa.Table, rows: list[dict]) -> list[int]:
     return list(db.session.execute(statement, rows).scalars())
 
 
-RESULT_COLUMNS = ("game_id", "number", "seat", "key", "value")
-
-
-def _insert_results(rows: list[tuple]) -> None:
-    """Hand results, the most numerous rows: COPY on PostgreSQL, one executemany elsewhere."""
+def _insert(table: sa.Table, rows: list[dict]) -> None:
+    """Insert rows in bulk (no ids wanted). On SQLite the values go through their columns'
+    bind processors (JSON, dates) straight to the driver's executemany: SQLAlchemy's own
+    executemany spends more time than SQLite on a hundred thousand rows."""
     if not rows:
         return
     connection = db.session.connection()
-    columns = ", ".join(RESULT_COLUMNS)
+    if connection.dialect.paramstyle != "qmark":
+        connection.execute(sa.insert(table), rows)
+        return
+    names = list(rows[0])
+    dialect = connection.dialect
+    processors = [
+        table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
+    ]
+    columns = ", ".join(connection.dialect.identifier_preparer.quote(name) for name in names)
+    marks = ", ".join(["?"] * len(names))
+    steps = list(zip(names, processors, strict=True))
+    connection.connection.driver_connection.executemany(
+        f"INSERT INTO {table.name} ({columns}) VALUES ({marks})",
+        (
+            tuple(row[name] if step is None else step(row[name]) for name, step in steps)
+            for row in rows
+        ),
+    )
+
+
+def _result_rows(game_ids: list[int], games: list[dict], keys: list[str]) -> Iterator[tuple]:
+    """The hand results of a batch of games, unpacked, as ``RESULT_COLUMNS``."""
+    for game_id, game in zip(game_ids, games, strict=True):
+        packed = game["results"]
+        for i in range(0, len(packed), 4):
+            yield game_id, packed[i], packed[i + 1], keys[packed[i + 2]], packed[i + 3]
+
+
+def _insert_results(rows: Iterable[tuple]) -> None:
+    """Hand results, the most numerous rows, straight to the driver inside the session's
+    transaction: COPY on PostgreSQL, one executemany on SQLite."""
+    connection = db.session.connection()
+    driver = connection.connection.driver_connection
+    columns = ", ".join(results.RESULT_COLUMNS)
     if connection.dialect.name == "postgresql":
-        cursor = connection.connection.driver_connection.cursor()
-        with cursor.copy(f"COPY hand_result ({columns}) FROM STDIN") as copy:
+        statement = f"COPY hand_result ({columns}) FROM STDIN"
+        with driver.cursor() as cursor, cursor.copy(statement) as copy:
             for row in rows:
                 copy.write_row(row)
-        return
-    if connection.dialect.paramstyle == "qmark":  # SQLite: straight to the driver
-        marks = ", ".join(["?"] * len(RESULT_COLUMNS))
-        connection.exec_driver_sql(f"INSERT INTO hand_result ({columns}) VALUES ({marks})", rows)
-        return
-    connection.execute(
-        sa.insert(HandResult.__table__),
-        [dict(zip(RESULT_COLUMNS, row, strict=True)) for row in rows],
-    )
+    elif connection.dialect.paramstyle == "qmark":
+        marks = ", ".join(["?"] * len(results.RESULT_COLUMNS))
+        driver.executemany(f"INSERT INTO hand_result ({columns}) VALUES ({marks})", rows)
+    else:
+        params = [dict(zip(results.RESULT_COLUMNS, row, strict=True)) for row in rows]
+        if params:
+            connection.execute(sa.insert(HandResult.__table__), params)
 
 
 # One game's score sheet as CSV -------------------------------------------------------------
