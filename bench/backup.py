@@ -80,7 +80,7 @@ def child_backup(uri: str, out: str) -> dict:
     client = app.test_client()
     headers = token_for(client, "bench-club")
     before = peak_mib()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     response = client.get(
         "/api/v1/backup", headers={**headers, "Accept-Encoding": "gzip"}, buffered=False
     )
@@ -91,7 +91,12 @@ def child_backup(uri: str, out: str) -> dict:
             file.write(piece)
     response.close()
     seconds = time.perf_counter() - started
-    return {"seconds": seconds, "rss_before_mib": before, "peak_rss_mib": peak_mib()}
+    return {
+        "seconds": seconds,
+        "cpu_seconds": time.process_time() - cpu,
+        "rss_before_mib": before,
+        "peak_rss_mib": peak_mib(),
+    }
 
 
 def child_restore(uri: str, path: str) -> dict:
@@ -103,7 +108,7 @@ def child_restore(uri: str, path: str) -> dict:
     headers = token_for(client, "restored-club")
     body = Path(path).read_bytes()
     before = peak_mib()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     response = client.post(
         "/api/v1/restore",
         data=body,
@@ -113,6 +118,7 @@ def child_restore(uri: str, path: str) -> dict:
     assert response.status_code == 201, response.text[:500]
     return {
         "seconds": seconds,
+        "cpu_seconds": time.process_time() - cpu,
         "restored": response.get_json()["restored"],
         "rss_before_mib": before,
         "peak_rss_mib": peak_mib(),
@@ -204,14 +210,21 @@ def main() -> None:
     assert copy == source, (copy, source)
 
     print(f"Scorekeeper backup bench: {engine}, {args.games} games (filled in {filled:.0f} s)")
+    print(f"  load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"  rows: {source}")
-    print(f"backup  GET /api/v1/backup (gzip, streamed): {made['seconds']:.2f} s")
+    print(
+        f"backup  GET /api/v1/backup (gzip, streamed): {made['seconds']:.2f} s "
+        f"({made['cpu_seconds']:.2f} s of the worker's CPU)"
+    )
     print(f"        size {packed / 1e6:.2f} MB compressed, {unpacked / 1e6:.2f} MB uncompressed")
     print(
         f"        worker peak RSS {made['peak_rss_mib']:.0f} MiB "
         f"({made['rss_before_mib']:.0f} MiB before the request)"
     )
-    print(f"restore POST /api/v1/restore (that file): {restored['seconds']:.2f} s")
+    print(
+        f"restore POST /api/v1/restore (that file): {restored['seconds']:.2f} s "
+        f"({restored['cpu_seconds']:.2f} s of the worker's CPU)"
+    )
     print(
         f"        worker peak RSS {restored['peak_rss_mib']:.0f} MiB "
         f"({restored['rss_before_mib']:.0f} MiB before the request)"
