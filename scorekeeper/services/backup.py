@@ -73,7 +73,7 @@ CODE = "restore_refused"
 #: Games read (and written) per batch.
 BATCH = 500
 #: How far a compressed backup may unpack (bytes): 10,000 games take about 30 MB.
-MAX_UNPACKED = 128 * 1024 * 1024
+MAX_UNPACKED = 64 * 1024 * 1024
 GZIP_MAGIC = b"\x1f\x8b"
 
 _dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
