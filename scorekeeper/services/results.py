@@ -42,6 +42,9 @@ PLAYED, WON, IN_PROGRESS, SCORE, BEST, HANDS, POINTS = (
     "hands",
     "points",
 )
+#: A hand's own figures besides its facts: the points and the running total.
+TOTAL = "total"
+FIGURES = frozenset({POINTS, TOTAL})
 #: The hand number under which the end of a finished game is kept.
 END = 0
 
@@ -95,7 +98,7 @@ def derive(plugin: GamePlugin, setup: Setup, state: State, status: str, first: i
     seat_sides = [sides[side_of[seat]] for seat in range(len(setup.players))]
     tally: list[dict[str, int]] = [defaultdict(int) for _ in seat_sides]
     rows: list[tuple[int, int, str, int]] = []
-    add, extend = rows.append, rows.extend
+    add = rows.append
     for hand in state.hands:
         if hand.status != "scored" or hand.points is None:
             continue
@@ -111,13 +114,11 @@ def derive(plugin: GamePlugin, setup: Setup, state: State, status: str, first: i
             for key, value in seat_facts.items():
                 counts[key] += value
             if kept:
-                figures = {POINTS: scored, "total": totals[side]}
-                figures.update((key, value) for key, value in seat_facts.items() if value)
-                if len(figures) == 2:
-                    add((number, seat, POINTS, scored))
-                    add((number, seat, "total", totals[side]))
-                else:
-                    extend((number, seat, key, value) for key, value in figures.items())
+                add((number, seat, POINTS, scored))
+                add((number, seat, TOTAL, totals[side]))
+                for key, value in seat_facts.items():
+                    if value and key not in FIGURES:
+                        add((number, seat, key, value))
     winners = [sides.index(side) for side in state.winners]
     for seat, side in enumerate(seat_sides):
         counts = tally[seat]
