@@ -134,8 +134,8 @@ def test_a_backup_holds_what_was_entered(history):
     assert sum(game["night"] is None for game in history["games"]) == 3
     game = history["games"][0]
     assert set(game) == {
-        "id", "game", "options", "first_dealer", "players", "night", "locked", "created_at",
-        "updated_at", "finished_at", "hands",
+        "id", "game", "options", "first_dealer", "players", "night", "locked", "abandoned",
+        "created_at", "updated_at", "finished_at", "hands",
     }  # fmt: skip
     assert set(game["hands"][0]) == {"number", "input", "created_at", "updated_at"}
     assert "points" not in json.dumps(history)  # derived copies are recomputed on restore
@@ -264,6 +264,8 @@ def damage(document: dict, how: str) -> dict:
         finished = next(g for g in games if g["locked"] and len(g["hands"]) > 1)
         finished["hands"].pop()
         finished["finished_at"] = None
+    elif how == "abandoned but over":
+        next(g for g in games if g["locked"])["abandoned"] = True
     elif how == "bad date":
         doc["nights"][0]["date"] = "Friday"
     elif how == "players not a list":
@@ -291,6 +293,7 @@ DAMAGES = [
     ("bad option", "There is no option called “surprise”."),
     ("first dealer off the table", "the first dealer is not a seat"),
     ("locked but not over", "is marked finished but is not over"),
+    ("abandoned but over", "is marked abandoned but is over"),
     ("bad date", "“Friday” is not a date"),
     ("players not a list", "the list of players is missing"),
     ("duplicate ids", "two nights have the id 1"),
@@ -548,7 +551,14 @@ def every_game_history(app, account_id: int) -> None:
 def test_every_installed_game_and_rule_set_round_trips(app, account):
     build_history(app, account.id, seed=13, nights_count=2, per_night=3)
     every_game_history(app, account.id)
+    with app.app_context():
+        owner = db.session.get(Account, account.id)
+        open_game = db.session.scalar(
+            sa.select(Game).where(Game.account_id == owner.id, Game.status == "in_progress")
+        )
+        game_service.abandon(game_service.get_game(owner, open_game.id))
     document = export(app, account.id)
+    assert sum(game["abandoned"] for game in document["games"]) == 1
     assert {game["game"] for game in document["games"]} == set(GAMES)
     assert {rule_set["game"] for rule_set in document["rule_sets"]} == set(GAMES)
     assert len(document["rule_sets"]) == 2 * len(GAMES)
@@ -571,6 +581,10 @@ def test_every_installed_game_and_rule_set_round_trips(app, account):
 def test_a_backup_made_before_rule_sets_restores(app, account, history):
     assert history["rule_sets"] == []
     older = {key: value for key, value in history.items() if key != "rule_sets"}
+    older["games"] = [
+        {key: value for key, value in game.items() if key != "abandoned"}
+        for game in history["games"]
+    ]
     target = make_account(app, "new-club")
     assert restore(app, target.id, older)["rule_sets"] == 0
     assert counts(app, target.id) == (len(history["players"]), 3, 12)

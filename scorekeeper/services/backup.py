@@ -7,13 +7,13 @@ The document holds what was entered, nothing derived::
      "nights":  [{"id", "date", "name", "place", "notes", "created_at"}],
      "rule_sets": [{"id", "game", "name", "options", "created_at"}],
      "games":   [{"id", "game", "options", "first_dealer", "players": [player ids by seat],
-                  "night": night id | null, "locked", "created_at", "updated_at",
+                  "night": night id | null, "locked", "abandoned", "created_at", "updated_at",
                   "finished_at", "hands": [{"number", "input", "created_at", "updated_at"}]}]}
 
 Ids are the document's own (1, 2, 3 ... in the order rows were made), so a restored account
 exports to the same document. Share links are not carried: they are live secrets of the
-account they were made in. ``rule_sets`` came later: a backup without it restores with no
-saved rule sets.
+account they were made in. ``rule_sets`` and ``abandoned`` came later: a backup without
+them restores with no saved rule sets, and no game abandoned.
 
 A backup is written in pieces (``document_chunks``): the rows are read a batch of games at a
 time from one snapshot of the database, so no whole document is ever held in memory, and
@@ -206,6 +206,7 @@ def _chunks(engine: sa.Engine, account_id: int, username: str, batch: int) -> It
                     Game.first_dealer,
                     Game.night_id,
                     Game.locked,
+                    Game.status,
                     Game.created_at,
                     Game.updated_at,
                     Game.finished_at,
@@ -252,6 +253,7 @@ def _chunks(engine: sa.Engine, account_id: int, username: str, batch: int) -> It
                             "players": [player_ref[player_id] for player_id in seats[game.id]],
                             "night": night_ref.get(game.night_id),
                             "locked": game.locked,
+                            "abandoned": game.status == "abandoned",
                             "created_at": _moment(game.created_at),
                             "updated_at": _moment(game.updated_at),
                             "finished_at": _moment(game.finished_at),
@@ -696,6 +698,7 @@ class _Plan:
         if night_ref is not None and (isinstance(night_ref, bool) or night_ref not in self.nights):
             raise Damaged(f"{where}.night", f"{what} belongs to a night not in the backup.")
         locked = _need(item, "locked", bool, where, what)
+        abandoned = _need(item, "abandoned", bool, where, what) if "abandoned" in item else False
 
         hands = _need(item, "hands", list, where, what)
         entries = []
@@ -723,7 +726,9 @@ class _Plan:
         finished_at = _time(item, "finished_at", where, what, optional=True)
         if finished_at is not None and not state.finished:
             raise Damaged(f"{where}.finished_at", f"{what} has an end time but is not over.")
-        status = results.status_of(state)
+        if abandoned and state.finished:
+            raise Damaged(f"{where}.abandoned", f"{what} is marked abandoned but is over.")
+        status = "abandoned" if abandoned else results.status_of(state)
         derived = results.derive(plugin, setup, state, status)
         keys = self.keys
         packed = array("q")
