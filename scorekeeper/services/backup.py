@@ -872,17 +872,30 @@ def _insert_returning(table: sa.Table, rows: list[dict]) -> list[int]:
 
 
 def _insert(table: sa.Table, rows: list[dict]) -> None:
-    """Insert rows in bulk (no ids wanted). On SQLite the values go through their columns'
-    bind processors (JSON, dates) straight to the driver's executemany: SQLAlchemy's own
-    executemany spends more time than SQLite on a hundred thousand rows."""
+    """Insert rows in bulk (no ids wanted), straight to the driver inside the session's
+    transaction: SQLAlchemy's own executemany spends more time than the database on a
+    hundred thousand rows. PostgreSQL: COPY (JSON columns sent as JSON text); SQLite: the
+    values go through their columns' bind processors (JSON, dates) to one executemany."""
     if not rows:
         return
     connection = db.session.connection()
-    if connection.dialect.paramstyle != "qmark":
-        connection.execute(sa.insert(table), rows)
-        return
     names = list(rows[0])
     dialect = connection.dialect
+    if dialect.name == "postgresql":
+        quote = dialect.identifier_preparer.quote
+        as_json = [isinstance(table.c[name].type, sa.JSON) for name in names]
+        statement = f"COPY {table.name} ({', '.join(quote(name) for name in names)}) FROM STDIN"
+        steps = list(zip(names, as_json, strict=True))
+        driver = connection.connection.driver_connection
+        with driver.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(
+                    tuple(_dumps(row[name]) if is_json else row[name] for name, is_json in steps)
+                )
+        return
+    if dialect.paramstyle != "qmark":
+        connection.execute(sa.insert(table), rows)
+        return
     processors = [
         table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
     ]
