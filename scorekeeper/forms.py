@@ -91,5 +91,8 @@ class NightForm(FlaskForm):
 class RestoreForm(FlaskForm):
     """Upload a backup file; the backup service reads and checks it."""
 
-    backup = FileField(lazy_gettext("Backup file"), render_kw={"accept": ".json,application/json"})
+    backup = FileField(
+        lazy_gettext("Backup file"),
+        render_kw={"accept": ".json,.gz,application/json,application/gzip"},
+    )
     submit = SubmitField(lazy_gettext("Restore this backup"))

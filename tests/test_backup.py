@@ -5,9 +5,11 @@ clear message and changes nothing."""
 from __future__ import annotations
 
 import copy
+import gzip
 import io
 import json
 import os
+import random
 import re
 import tempfile
 import uuid
@@ -19,6 +21,7 @@ from scorekeeper import create_app
 from scorekeeper.config import database_uri
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandResult
@@ -26,12 +29,18 @@ from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.services import accounts
 from scorekeeper.services import backup
+from scorekeeper.services import games as game_service
+from scorekeeper.services import rule_sets as rule_set_service
 from scorekeeper.services import stats
 from tests.conftest import PASSWORD
+from tests.conftest import Api
 from tests.conftest import empty_tables
 from tests.conftest import login
 from tests.conftest import make_account
+from tests.conftest import new_token
 from tests.conftest import settings_for
+from tests.test_stats import HANDS
+from tests.test_stats import NAMES
 from tests.test_stats import build_history
 
 PG_ADMIN_URL = os.environ.get("PG_ADMIN_URL", "postgresql://postgres@127.0.0.1:5432/postgres")
@@ -98,6 +107,15 @@ def counts(app, account_id: int) -> tuple[int, int, int]:
         )
 
 
+def table_counts(app) -> dict[str, int]:
+    """How many rows every table holds."""
+    with app.app_context():
+        return {
+            table.name: db.session.scalar(sa.select(sa.func.count()).select_from(table))
+            for table in db.metadata.sorted_tables
+        }
+
+
 @pytest.fixture
 def history(app, account):
     """``account`` with a varied history; returns its backup document."""
@@ -116,8 +134,8 @@ def test_a_backup_holds_what_was_entered(history):
     assert sum(game["night"] is None for game in history["games"]) == 3
     game = history["games"][0]
     assert set(game) == {
-        "id", "game", "options", "first_dealer", "players", "night", "locked", "created_at",
-        "updated_at", "finished_at", "hands",
+        "id", "game", "options", "first_dealer", "players", "night", "locked", "abandoned",
+        "created_at", "updated_at", "finished_at", "hands",
     }  # fmt: skip
     assert set(game["hands"][0]) == {"number", "input", "created_at", "updated_at"}
     assert "points" not in json.dumps(history)  # derived copies are recomputed on restore
@@ -137,9 +155,11 @@ def test_restore_into_an_empty_account_loses_nothing(app, account, history):
 def test_the_pages_download_and_restore_a_backup(app, account, history, logged_in):
     download = logged_in.get("/backup/download")
     assert download.status_code == 200
-    assert download.mimetype == "application/json"
-    assert 'filename="scorekeeper-friday-club-' in download.headers["Content-Disposition"]
-    assert comparable(download.get_json()) == comparable(history)
+    assert download.mimetype == "application/gzip"
+    assert download.is_streamed
+    disposition = download.headers["Content-Disposition"]
+    assert 'filename="scorekeeper-friday-club-' in disposition and disposition.endswith('.json.gz"')
+    assert comparable(json.loads(gzip.decompress(download.data))) == comparable(history)
     page = logged_in.get("/backup")
     assert "this one has some" in page.text and 'type="file"' not in page.text
 
@@ -244,6 +264,8 @@ def damage(document: dict, how: str) -> dict:
         finished = next(g for g in games if g["locked"] and len(g["hands"]) > 1)
         finished["hands"].pop()
         finished["finished_at"] = None
+    elif how == "abandoned but over":
+        next(g for g in games if g["locked"])["abandoned"] = True
     elif how == "bad date":
         doc["nights"][0]["date"] = "Friday"
     elif how == "players not a list":
@@ -271,6 +293,7 @@ DAMAGES = [
     ("bad option", "There is no option called “surprise”."),
     ("first dealer off the table", "the first dealer is not a seat"),
     ("locked but not over", "is marked finished but is not over"),
+    ("abandoned but over", "is marked abandoned but is over"),
     ("bad date", "“Friday” is not a date"),
     ("players not a list", "the list of players is missing"),
     ("duplicate ids", "two nights have the id 1"),
@@ -313,24 +336,41 @@ def test_a_foreign_file_is_refused(app, account, document, message):
     assert counts(app, account.id) == (0, 0, 0)
 
 
-def test_a_failure_while_writing_rolls_everything_back(app, account, history, monkeypatch):
+@pytest.mark.parametrize(
+    "failure",
+    [sa.exc.IntegrityError("INSERT", {}, Exception("simulated")), RuntimeError("simulated")],
+    ids=["constraint", "crash"],
+)
+def test_a_failure_in_the_middle_of_a_restore_changes_nothing(
+    app, account, history, monkeypatch, failure
+):
+    """The games are written a batch at a time: a failure after some batches are in leaves
+    the account as empty as it was (a constraint is a refusal, anything else an error)."""
     target = make_account(app, "new-club")
-    real_flush = db.session.flush
+    real = backup._insert_results
     calls = {"n": 0}
 
-    def failing_flush(*args, **kwargs):
+    def failing(rows):
         calls["n"] += 1
-        real_flush(*args, **kwargs)
-        if calls["n"] == 2:  # players and nights are written, and now the games
-            raise sa.exc.IntegrityError("INSERT", {}, Exception("simulated"))
+        real(rows)
+        if calls["n"] == 3:  # players, nights, rule sets and two batches of games are in
+            raise failure
 
+    monkeypatch.setattr(backup, "BATCH", 4)
+    monkeypatch.setattr(backup, "_insert_results", failing)
+    before = table_counts(app)
     with app.app_context():
-        monkeypatch.setattr(db.session, "flush", failing_flush)
-        with pytest.raises(Refusal) as refused:
-            backup.restore_account(db.session.get(Account, target.id), history)
-        monkeypatch.undo()
-    assert refused.value.code == "restore_refused"
+        account_row = db.session.get(Account, target.id)
+        if isinstance(failure, sa.exc.IntegrityError):
+            with pytest.raises(Refusal) as refused:
+                backup.restore_account(account_row, history)
+            assert refused.value.code == "restore_refused"
+        else:
+            with pytest.raises(RuntimeError):
+                backup.restore_account(account_row, history)
+    assert calls["n"] == 3
     assert counts(app, target.id) == (0, 0, 0)
+    assert table_counts(app) == before
 
 
 # From SQLite to PostgreSQL -----------------------------------------------------------------
@@ -477,3 +517,236 @@ def test_a_backup_may_be_larger_than_any_other_request(make_app, history):
     # Any other form still stops at the general limit.
     refused = client.post("/nights/new", data={"notes": "x" * 2000})
     assert refused.status_code == 413
+
+
+# Every installed game, saved rule sets, streaming -------------------------------------------
+
+
+def every_game_history(app, account_id: int) -> None:
+    """A game of every registered game (played a few hands where the tests know how), at
+    its smallest table, and a saved rule set of every game with one of its options changed."""
+    rng = random.Random(5)
+    with app.app_context():
+        account = db.session.get(Account, account_id)
+        for kind, plugin in GAMES.items():
+            rules = plugin.rules
+            names = NAMES[: rules.min_players]
+            result = game_service.create_game(account, kind, names, {}, names[-1])
+            for _ in range(3 if kind in HANDS else 0):
+                if not result.state.next:
+                    break
+                entry = HANDS[kind](rng, result.state, result.game.options)
+                result = game_service.record_hand(
+                    game_service.get_game(account, result.game.id), entry
+                )
+            changed = {}
+            for spec in rules.option_specs(rules.min_players):
+                if spec.kind == "bool":
+                    changed = {spec.key: not spec.default}
+                    break
+            rule_set_service.save_rule_set(account, kind, f"House {kind}", changed)
+            rule_set_service.save_rule_set(account, kind, "Plain", {})
+
+
+def test_every_installed_game_and_rule_set_round_trips(app, account):
+    build_history(app, account.id, seed=13, nights_count=2, per_night=3)
+    every_game_history(app, account.id)
+    with app.app_context():
+        owner = db.session.get(Account, account.id)
+        open_game = db.session.scalar(
+            sa.select(Game).where(Game.account_id == owner.id, Game.status == "in_progress")
+        )
+        game_service.abandon(game_service.get_game(owner, open_game.id))
+    document = export(app, account.id)
+    assert sum(game["abandoned"] for game in document["games"]) == 1
+    assert {game["game"] for game in document["games"]} == set(GAMES)
+    assert {rule_set["game"] for rule_set in document["rule_sets"]} == set(GAMES)
+    assert len(document["rule_sets"]) == 2 * len(GAMES)
+    assert set(document["rule_sets"][0]) == {"id", "game", "name", "options", "created_at"}
+    target = make_account(app, "new-club")
+    restored = restore(app, target.id, json.loads(json.dumps(document)))
+    assert restored["rule_sets"] == 2 * len(GAMES)
+    assert restored["games"] == len(document["games"])
+    assert comparable(export(app, target.id)) == comparable(document)
+    assert derived(app, target.id) == derived(app, account.id)
+    assert all_stats(app, target.id) == all_stats(app, account.id)
+    with app.app_context():
+        restored_sets = rule_set_service.rule_sets(db.session.get(Account, target.id))
+        original_sets = rule_set_service.rule_sets(db.session.get(Account, account.id))
+        assert [s.to_json() | {"id": 0} for s in restored_sets] == [
+            s.to_json() | {"id": 0} for s in original_sets
+        ]
+
+
+def test_a_backup_made_before_rule_sets_restores(app, account, history):
+    assert history["rule_sets"] == []
+    older = {key: value for key, value in history.items() if key != "rule_sets"}
+    older["games"] = [
+        {key: value for key, value in game.items() if key != "abandoned"}
+        for game in history["games"]
+    ]
+    target = make_account(app, "new-club")
+    assert restore(app, target.id, older)["rule_sets"] == 0
+    assert counts(app, target.id) == (len(history["players"]), 3, 12)
+
+
+def test_the_backup_is_read_a_batch_at_a_time(app, account, history, monkeypatch):
+    """However small the batches, the pieces make the same document; a backup reads a
+    batch of games with three statements (games, seats, hands)."""
+    every_game_history(app, account.id)
+    whole = comparable(export(app, account.id))
+    statements = []
+
+    def count(*args):
+        statements.append(1)
+
+    with app.app_context():
+        engine = db.engine
+        sa.event.listen(engine, "before_cursor_execute", count)
+        pieces = list(backup.document_chunks(db.session.get(Account, account.id), batch=2))
+        sa.event.remove(engine, "before_cursor_execute", count)
+    games = len(whole["games"])
+    assert len(pieces) >= games // 2
+    assert comparable(json.loads("".join(pieces))) == whole
+    batches = -(-games // 2)
+    # players, nights, rule sets, then per batch 3, and the empty batch that ends it
+    assert len(statements) <= 3 + 3 * batches + 1 + 2
+
+
+def test_the_api_backup_is_streamed_and_compressed_when_the_client_accepts_it(
+    app, account, api, other_api
+):
+    build_history(app, account.id, seed=21, nights_count=2, per_night=3)
+    plain = api.get("/backup")
+    assert plain.headers.get("Content-Encoding") is None
+    packed = api.client.get(
+        "/api/v1/backup", headers={**api.headers(), "Accept-Encoding": "gzip, br"}
+    )
+    assert packed.status_code == 200 and packed.is_streamed
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert packed.mimetype == "application/json"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    assert len(packed.data) * 4 < len(plain.data)
+    document = json.loads(gzip.decompress(packed.data))
+    assert comparable(document) == comparable(plain.get_json())
+    # The compressed file restores as it is.
+    restored = other_api.client.post(
+        "/api/v1/restore",
+        data=packed.data,
+        headers={**other_api.headers(), "Content-Type": "application/gzip"},
+    )
+    assert restored.status_code == 201, restored.text
+    assert restored.get_json()["restored"]["games"] == 9
+    again = other_api.get("/backup").get_json()
+    assert comparable(again) == comparable(document)
+
+
+# Refusals: what no backup holds, and nothing changes ----------------------------------------
+
+
+def nested(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+def bad_body(document: dict, how: str) -> bytes:
+    """The document, as the bytes of an uploaded file, with something no backup holds."""
+    doc = copy.deepcopy(document)
+    marker = "@@marker@@"
+    text = None
+    if how == "nested 40 deep":
+        doc["games"][0]["hands"][0]["input"]["junk"] = nested(40)
+    elif how == "nested 100000 deep":
+        text = '{"format": "scorekeeper-backup", "version": 1, "players": ' + "[" * 100_000
+        text += "]" * 100_000 + "}"
+    elif how == "lone surrogate in a name":
+        doc["players"][0]["name"] = marker
+    elif how == "lone surrogate in notes":
+        doc["nights"][0]["notes"] = marker
+    elif how == "NUL in notes":
+        doc["nights"][0]["notes"] = "first\x00second"
+    elif how == "NUL in a hand":
+        doc["games"][0]["hands"][0]["input"]["note"] = "\x00"
+    elif how == "control character in a place":
+        doc["nights"][0]["place"] = "Ann\x07s"
+    elif how == "raw C1 control in a name":
+        doc["players"][0]["name"] = "Ann\x85"
+    elif how == "escaped C1 control in a key":
+        doc["games"][0]["options"]["\x9b"] = 1
+    if text is None:
+        text = json.dumps(doc, ensure_ascii=how.startswith("escaped"))
+    text = text.replace(marker, "Sur\\ud800")
+    body = text.encode("utf-8")
+    return gzip.compress(body) if how in {"NUL in a hand", "lone surrogate in notes"} else body
+
+
+REFUSED = [
+    ("nested 40 deep", "nested too deeply"),
+    ("nested 100000 deep", "nested too deeply"),
+    ("lone surrogate in a name", "a lone surrogate (U+D800)"),
+    ("lone surrogate in notes", "“notes” holds a lone surrogate (U+D800)"),
+    ("NUL in notes", "“notes” holds a NUL character (U+0000)"),
+    ("NUL in a hand", "“note” holds a NUL character (U+0000)"),
+    ("control character in a place", "“place” holds a control character (U+0007)"),
+    ("raw C1 control in a name", "“name” holds a control character (U+0085)"),
+    ("escaped C1 control in a key", "it holds a control character (U+009B)"),
+]
+
+
+@pytest.mark.parametrize(("how", "message"), REFUSED, ids=[r[0] for r in REFUSED])
+def test_what_no_backup_holds_is_refused_and_changes_nothing(
+    app, account, history, other_api, how, message
+):
+    body = bad_body(history, how)
+    before = table_counts(app)
+    response = other_api.client.post(
+        "/api/v1/restore",
+        data=body,
+        headers={**other_api.headers(), "Content-Type": "application/json"},
+    )
+    assert response.status_code == 422, response.text
+    problem = response.get_json()["errors"][0]
+    assert problem["code"] == "restore_refused"
+    assert message in problem["message"] and problem["message"].endswith("Nothing was restored.")
+    assert table_counts(app) == before
+
+
+def test_a_page_upload_with_a_nul_is_refused_and_changes_nothing(app, account, history):
+    make_account(app, "new-club")
+    client = app.test_client()
+    assert login(client, "new-club").status_code == 302
+    before = table_counts(app)
+    upload = {"backup": (io.BytesIO(bad_body(history, "NUL in a hand")), "backup.json.gz")}
+    response = client.post("/backup", data=upload, content_type="multipart/form-data")
+    assert response.status_code == 422
+    assert "holds a NUL character (U+0000)" in response.text
+    assert "Nothing was restored." in response.text
+    assert table_counts(app) == before
+
+
+def test_a_compressed_file_that_unpacks_too_far_or_is_broken_is_refused(make_app):
+    app = make_app(RESTORE_MAX_UNPACKED=50_000)
+    make_account(app, "new-club")
+    client = app.test_client()
+    api = Api(client, new_token(client, "new-club"))
+    before = table_counts(app)
+    bomb = gzip.compress(b'{"format": "scorekeeper-backup", "pad": "' + b"0" * 10**6 + b'"}')
+    assert len(bomb) < 5000  # small on the wire, a megabyte unpacked
+    whole = gzip.compress(b'{"format": "scorekeeper-backup", "version": 1}')
+    cases = [
+        (bomb, "unpacks to more than the 0.0476837 MB"),
+        (whole[: len(whole) // 2], "cut short"),
+        (b"\x1f\x8b" + b"not gzip at all", "not a readable gzip file"),
+    ]
+    for body, message in cases:
+        response = client.post(
+            "/api/v1/restore",
+            data=body,
+            headers={**api.headers(), "Content-Type": "application/gzip"},
+        )
+        assert response.status_code == 422, response.text
+        found = response.get_json()["errors"][0]
+        assert found["code"] == "restore_refused" and message in found["message"], found
+    assert table_counts(app) == before

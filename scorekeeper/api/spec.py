@@ -179,10 +179,12 @@ def declare(
     security: dict | None = BEARER,
     tags: tuple[str, ...] = (),
     raw: str | None = None,
+    streamed: bool = False,
 ):
     """Declare an operation once: its body and query models (checked before the view), its
     answers (checked after), its security; ``raw`` names the media type of an answer that
-    is no JSON (a CSV file)."""
+    is no JSON (a CSV file). A ``streamed`` answer (a whole account's backup) is documented
+    but not checked: spectree would read all of it into memory to check it."""
 
     def wrap(view):
         validated = spec.validate(
@@ -195,6 +197,15 @@ def declare(
         )(view)
         if raw:
             spec.raw_media[view.__name__] = raw
+        if streamed:
+            if json is not None or query is not None:
+                raise TypeError("a streamed answer's operation takes no body or query")
+
+            @wraps(validated)  # spectree finds the declaration through __wrapped__
+            def unchecked(*args, **kwargs):
+                return view(*args, **kwargs)
+
+            return unchecked
         if json is None:
             return validated
 

@@ -15,10 +15,8 @@ Contract for a game module (see ``GameRules``):
 from __future__ import annotations
 
 from collections.abc import Callable
-from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
-from contextlib import contextmanager
 from contextlib import suppress
 from dataclasses import dataclass
 from dataclasses import field
@@ -103,12 +101,19 @@ class Problems:
     def __init__(self) -> None:
         self.errors: list[RuleError] = []
 
-    @contextmanager
-    def check(self) -> Iterator[None]:
-        try:
-            yield
-        except RuleError as error:
+    def check(self) -> Problems:
+        """A ``with`` block whose RuleError is collected instead of raised (a plain context
+        manager: every value of every hand goes through one, so it must cost little)."""
+        return self
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type | None, error: BaseException | None, trace: Any) -> bool:
+        if isinstance(error, RuleError):
             self.errors.extend(error.errors)
+            return True
+        return False
 
     def add(self, error: RuleError) -> None:
         self.errors.extend(error.errors)

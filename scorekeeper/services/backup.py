@@ -5,22 +5,37 @@ The document holds what was entered, nothing derived::
     {"format": "scorekeeper-backup", "version": 1, "exported_at": ..., "account": {...},
      "players": [{"id", "name", "archived", "created_at"}],
      "nights":  [{"id", "date", "name", "place", "notes", "created_at"}],
+     "rule_sets": [{"id", "game", "name", "options", "created_at"}],
      "games":   [{"id", "game", "options", "first_dealer", "players": [player ids by seat],
-                  "night": night id | null, "locked", "created_at", "updated_at",
+                  "night": night id | null, "locked", "abandoned", "created_at", "updated_at",
                   "finished_at", "hands": [{"number", "input", "created_at", "updated_at"}]}]}
 
 Ids are the document's own (1, 2, 3 ... in the order rows were made), so a restored account
 exports to the same document. Share links are not carried: they are live secrets of the
-account they were made in. A restore checks the whole document first, replaying every game
-through the rules, and writes it in one transaction: all of it, or nothing.
+account they were made in. ``rule_sets`` and ``abandoned`` came later: a backup without
+them restores with no saved rule sets, and no game abandoned.
+
+A backup is written in pieces (``document_chunks``): the rows are read a batch of games at a
+time from one snapshot of the database, so no whole document is ever held in memory, and
+``gzipped`` compresses the pieces as they come. A restore reads a plain or gzip-compressed
+file, checks the whole document first (replaying every game through the rules), then writes
+it with bulk inserts in one transaction: all of it, or nothing.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import json
+import re
+import zlib
+from array import array
+from collections import defaultdict
+from collections.abc import Iterable
+from collections.abc import Iterator
 from collections.abc import Mapping
+from contextlib import contextmanager
 from contextlib import suppress
 from datetime import UTC
 from datetime import date
@@ -28,9 +43,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.orm import selectinload
 
-from scorekeeper import web
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
@@ -39,96 +52,245 @@ from scorekeeper.games import Setup
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
+from scorekeeper.models import HandResult
 from scorekeeper.models import Night
 from scorekeeper.models import Player
+from scorekeeper.models import PlayerStat
+from scorekeeper.models import RuleSet
 from scorekeeper.models import Seat
-from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
 from scorekeeper.services import nights as night_service
 from scorekeeper.services import players as roster
 from scorekeeper.services import results
+from scorekeeper.services import rule_sets as rule_set_service
 from scorekeeper.services.games import Played
+from scorekeeper.text import clean_line
+from scorekeeper.text import text_key
+from scorekeeper.web import JSON_MAX_DEPTH
 
 FORMAT = "scorekeeper-backup"
 VERSION = 1
 CODE = "restore_refused"
+#: Games read (and written) per batch.
+BATCH = 500
+#: How far a compressed backup may unpack (bytes): 10,000 games take about 30 MB.
+MAX_UNPACKED = 64 * 1024 * 1024
+GZIP_MAGIC = b"\x1f\x8b"
+
+_dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 
 
 def _moment(value: datetime | None) -> str | None:
     """A stored moment in UTC, ISO 8601 (SQLite hands it back without its zone)."""
-    moment = as_utc(value)
-    return moment.astimezone(UTC).isoformat() if moment is not None else None
+    if value is None:
+        return None
+    if value.tzinfo is None:  # as_utc(value).isoformat(), without making a new datetime
+        return value.isoformat() + "+00:00"
+    return value.astimezone(UTC).isoformat()
 
 
 # Export ------------------------------------------------------------------------------------
 
 
 def export_account(account: Account) -> dict:
-    """The account's players, nights and games with every hand as entered."""
-    players = db.session.scalars(
-        sa.select(Player).where(Player.account_id == account.id).order_by(Player.id)
-    ).all()
-    nights = db.session.scalars(
-        sa.select(Night).where(Night.account_id == account.id).order_by(Night.id)
-    ).all()
-    games = db.session.scalars(
-        sa.select(Game)
-        .where(Game.account_id == account.id)
-        .options(selectinload(Game.seats), selectinload(Game.hands))
-        .order_by(Game.id)
-    ).all()
-    player_ref = {player.id: index for index, player in enumerate(players, start=1)}
-    night_ref = {night.id: index for index, night in enumerate(nights, start=1)}
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "exported_at": utcnow().isoformat(),
-        "account": {"username": account.username},
-        "players": [
-            {
-                "id": player_ref[player.id],
-                "name": player.name,
-                "archived": player.archived,
-                "created_at": _moment(player.created_at),
-            }
-            for player in players
-        ],
-        "nights": [
-            {
-                "id": night_ref[night.id],
-                "date": night.date.isoformat(),
-                "name": night.name,
-                "place": night.place,
-                "notes": night.notes,
-                "created_at": _moment(night.created_at),
-            }
-            for night in nights
-        ],
-        "games": [
-            {
-                "id": index,
-                "game": game.kind,
-                "options": dict(game.options),
-                "first_dealer": game.first_dealer,
-                "players": [player_ref[seat.player_id] for seat in game.seats],
-                "night": night_ref.get(game.night_id),
-                "locked": game.locked,
-                "created_at": _moment(game.created_at),
-                "updated_at": _moment(game.updated_at),
-                "finished_at": _moment(game.finished_at),
-                "hands": [
-                    {
-                        "number": hand.number,
-                        "input": game.plugin.rules.from_seats(hand.input, game.players),
-                        "created_at": _moment(hand.created_at),
-                        "updated_at": _moment(hand.updated_at),
-                    }
-                    for hand in game.hands
-                ],
-            }
-            for index, game in enumerate(games, start=1)
-        ],
-    }
+    """The account's backup document as one object (small accounts, tests)."""
+    return json.loads("".join(document_chunks(account)))
+
+
+def document_chunks(account: Account, batch: int = BATCH) -> Iterator[str]:
+    """The account's backup document as pieces of JSON text, a batch of games each.
+
+    The generator reads through a connection of its own, in one read-only snapshot of the
+    database (so a game saved meanwhile is in it whole or not at all), and needs no app
+    context once made: a streamed answer can run it after the view has returned.
+    """
+    return _chunks(db.engine, account.id, account.username, batch)
+
+
+@contextmanager
+def _snapshot(engine: sa.Engine) -> Iterator[sa.Connection]:
+    """A connection that sees one state of the database until it closes."""
+    with engine.connect() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execution_options(
+                isolation_level="REPEATABLE READ", postgresql_readonly=True
+            )
+        elif connection.dialect.name == "sqlite":
+            # pysqlite starts no transaction for a SELECT: without one, each statement would
+            # see the database as it is then (WAL keeps the snapshot of an open read).
+            connection.exec_driver_sql("BEGIN")
+        try:
+            yield connection
+        finally:
+            connection.rollback()
+
+
+def _chunks(engine: sa.Engine, account_id: int, username: str, batch: int) -> Iterator[str]:
+    with _snapshot(engine) as connection:
+        players = connection.execute(
+            sa.select(Player.id, Player.name, Player.archived, Player.created_at)
+            .where(Player.account_id == account_id)
+            .order_by(Player.id)
+        ).all()
+        player_ref = {row.id: index for index, row in enumerate(players, start=1)}
+        names = {row.id: row.name for row in players}
+        head = {
+            "format": FORMAT,
+            "version": VERSION,
+            "exported_at": utcnow().isoformat(),
+            "account": {"username": username},
+            "players": [
+                {
+                    "id": player_ref[row.id],
+                    "name": row.name,
+                    "archived": row.archived,
+                    "created_at": _moment(row.created_at),
+                }
+                for row in players
+            ],
+        }
+        yield _dumps(head)[:-1] + ',"nights":['
+        nights = connection.execute(
+            sa.select(Night.id, Night.date, Night.name, Night.place, Night.notes, Night.created_at)
+            .where(Night.account_id == account_id)
+            .order_by(Night.id)
+            .execution_options(yield_per=batch)
+        )
+        night_ref: dict[int, int] = {}
+        for rows in nights.partitions():
+            pieces = []
+            for row in rows:
+                night_ref[row.id] = len(night_ref) + 1
+                pieces.append(
+                    _dumps(
+                        {
+                            "id": night_ref[row.id],
+                            "date": row.date.isoformat(),
+                            "name": row.name,
+                            "place": row.place,
+                            "notes": row.notes,
+                            "created_at": _moment(row.created_at),
+                        }
+                    )
+                )
+            yield ("," if len(night_ref) > len(rows) else "") + ",".join(pieces)
+        rule_sets = connection.execute(
+            sa.select(RuleSet.kind, RuleSet.name, RuleSet.options, RuleSet.created_at)
+            .where(RuleSet.account_id == account_id)
+            .order_by(RuleSet.id)
+        ).all()
+        yield (
+            "],"
+            + _dumps(
+                {
+                    "rule_sets": [
+                        {
+                            "id": index,
+                            "game": row.kind,
+                            "name": row.name,
+                            "options": dict(row.options),
+                            "created_at": _moment(row.created_at),
+                        }
+                        for index, row in enumerate(rule_sets, start=1)
+                    ]
+                }
+            )[1:-1]
+            + ',"games":['
+        )
+        last, count = 0, 0
+        while True:
+            games = connection.execute(
+                sa.select(
+                    Game.id,
+                    Game.kind,
+                    Game.options,
+                    Game.first_dealer,
+                    Game.night_id,
+                    Game.locked,
+                    Game.status,
+                    Game.created_at,
+                    Game.updated_at,
+                    Game.finished_at,
+                )
+                .where(Game.account_id == account_id, Game.id > last)
+                .order_by(Game.id)
+                .limit(batch)
+            ).all()
+            if not games:
+                break
+            ids = [game.id for game in games]
+            seats: dict[int, list[int]] = defaultdict(list)
+            for game_id, player_id in connection.execute(
+                sa.select(Seat.game_id, Seat.player_id)
+                .where(Seat.game_id.in_(ids))
+                .order_by(Seat.game_id, Seat.position)
+            ):
+                seats[game_id].append(player_id)
+            hands: dict[int, list] = defaultdict(list)
+            for row in connection.execute(
+                sa.select(
+                    HandEntry.game_id,
+                    HandEntry.number,
+                    HandEntry.input,
+                    HandEntry.created_at,
+                    HandEntry.updated_at,
+                )
+                .where(HandEntry.game_id.in_(ids))
+                .order_by(HandEntry.game_id, HandEntry.number)
+            ):
+                hands[row.game_id].append(row)
+            pieces = []
+            for game in games:
+                count += 1
+                rules = GAMES[game.kind].rules
+                seated = [names[player_id] for player_id in seats[game.id]]
+                pieces.append(
+                    _dumps(
+                        {
+                            "id": count,
+                            "game": game.kind,
+                            "options": dict(game.options),
+                            "first_dealer": game.first_dealer,
+                            "players": [player_ref[player_id] for player_id in seats[game.id]],
+                            "night": night_ref.get(game.night_id),
+                            "locked": game.locked,
+                            "abandoned": game.status == "abandoned",
+                            "created_at": _moment(game.created_at),
+                            "updated_at": _moment(game.updated_at),
+                            "finished_at": _moment(game.finished_at),
+                            "hands": [
+                                {
+                                    "number": hand.number,
+                                    "input": rules.from_seats(hand.input, seated),
+                                    "created_at": _moment(hand.created_at),
+                                    "updated_at": _moment(hand.updated_at),
+                                }
+                                for hand in hands[game.id]
+                            ],
+                        }
+                    )
+                )
+            yield ("," if count > len(games) else "") + ",".join(pieces)
+            last = ids[-1]
+        yield "]}"
+
+
+def gzipped(chunks: Iterable[str], level: int = 6, size: int = 64 * 1024) -> Iterator[bytes]:
+    """Pieces of text, UTF-8 encoded and gzip-compressed as they come (pieces of about
+    ``size`` bytes)."""
+    packer = zlib.compressobj(level, zlib.DEFLATED, 31)  # 31: the gzip container
+    held: list[bytes] = []
+    length = 0
+    for chunk in chunks:
+        out = packer.compress(chunk.encode())
+        if out:
+            held.append(out)
+            length += len(out)
+            if length >= size:
+                yield b"".join(held)
+                held, length = [], 0
+    held.append(packer.flush())
+    yield b"".join(held)
 
 
 # Restore -----------------------------------------------------------------------------------
@@ -156,24 +318,144 @@ def is_empty(account: Account) -> bool:
     return all(db.session.scalar(count) == 0 for count in counts)
 
 
-def read_document(raw: bytes | str) -> object:
-    """The JSON document in an uploaded file (refused when it is not JSON)."""
+def _gunzip(raw: bytes, limit: int) -> bytes:
+    """A gzip file's content, refused beyond ``limit`` bytes (a small file may unpack to a
+    huge one) or when it is damaged or cut short."""
+    out: list[bytes] = []
+    length = 0
+    rest = raw
+    try:
+        while rest:
+            unpacker = zlib.decompressobj(31)
+            part = unpacker.decompress(rest, limit + 1 - length)
+            length += len(part)
+            if length > limit or unpacker.unconsumed_tail:
+                raise refuse(
+                    f"This backup unpacks to more than the {limit / 1024 / 1024:g} MB this "
+                    "server reads."
+                )
+            if not unpacker.eof:
+                raise refuse("This compressed backup is cut short (the download did not end?).")
+            out.append(part)
+            rest = unpacker.unused_data  # a file of several gzip members
+            if rest and not rest.startswith(GZIP_MAGIC):
+                break
+    except zlib.error:
+        raise refuse(
+            "This file is not a Scorekeeper backup: it is not a readable gzip file."
+        ) from None
+    return b"".join(out)
+
+
+#: Characters no backup holds: control characters other than tab and line breaks (NUL
+#: included, which PostgreSQL cannot store), and lone surrogates (which are not text).
+_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _describe(char: str) -> str:
+    code = ord(char)
+    if 0xD800 <= code <= 0xDFFF:
+        return f"a lone surrogate (U+{code:04X})"
+    if code == 0:
+        return "a NUL character (U+0000)"
+    return f"a control character (U+{code:04X})"
+
+
+#: In JSON text, the only ways to write such a character: an escape (``\\u0000``, ``\\b``) or
+#: the raw character (control characters below U+0020 are no valid JSON).
+_RAW_FORBIDDEN = re.compile("[\x7f-\x9f]")
+TOO_DEEP = "This file is not a Scorekeeper backup: it is nested too deeply."
+
+
+def check_text(document: object, text: str | None = None, max_depth: int = JSON_MAX_DEPTH) -> None:
+    """Refuse a document nested deeper than ``max_depth`` or holding, in any text or key,
+    a character no backup holds. Walks iteratively, so checking cannot run out of stack.
+
+    Given the JSON ``text`` the document was read from, and none of the escapes or raw
+    characters that could write such a character in it (the usual case: a backup writes
+    every character as itself), only the nesting is walked.
+    """
+    if (
+        text is not None
+        and "\\u" not in text
+        and "\\b" not in text
+        and "\\f" not in text
+        and not _RAW_FORBIDDEN.search(text)
+    ):
+        _check_depth(document, max_depth)
+        return
+    search = _FORBIDDEN.search
+    stack = [(document, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item, depth = pop()
+        if isinstance(item, dict):
+            if depth > max_depth:
+                raise refuse(TOO_DEEP)
+            for key, inner in item.items():
+                found = search(key)
+                if found:
+                    raise refuse(f"This backup is damaged: it holds {_describe(found.group())}.")
+                if isinstance(inner, str):
+                    found = search(inner)
+                    if found:
+                        raise refuse(
+                            f"This backup is damaged: “{key}” holds {_describe(found.group())}."
+                        )
+                elif isinstance(inner, dict | list):
+                    push((inner, depth + 1))
+        elif isinstance(item, list):
+            if depth > max_depth:
+                raise refuse(TOO_DEEP)
+            for inner in item:
+                if isinstance(inner, str):
+                    found = search(inner)
+                    if found:
+                        raise refuse(
+                            f"This backup is damaged: it holds {_describe(found.group())}."
+                        )
+                elif isinstance(inner, dict | list):
+                    push((inner, depth + 1))
+        elif isinstance(item, str):
+            found = search(item)
+            if found:
+                raise refuse(f"This backup is damaged: it holds {_describe(found.group())}.")
+
+
+def _check_depth(document: object, max_depth: int) -> None:
+    if not isinstance(document, dict | list):
+        return
+    stack = [(document, 1)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        item, depth = pop()
+        if depth > max_depth:
+            raise refuse(TOO_DEEP)
+        values = item.values() if isinstance(item, dict) else item
+        for inner in values:
+            if isinstance(inner, dict | list):
+                push((inner, depth + 1))
+
+
+def read_document(raw: bytes | str, unpacked_limit: int = MAX_UNPACKED) -> object:
+    """The JSON document in an uploaded file, plain or gzip-compressed (refused when it is
+    not JSON, nested too deeply, or holds control characters or lone surrogates)."""
+    if isinstance(raw, bytes) and raw.startswith(GZIP_MAGIC):
+        raw = _gunzip(raw, unpacked_limit)
     try:
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
         document = json.loads(text)
+    except RecursionError:
+        raise refuse(TOO_DEEP) from None
     except (UnicodeDecodeError, ValueError):
         raise refuse("This file is not a Scorekeeper backup: it is not JSON.") from None
-    except RecursionError:
-        raise refuse(f"This file is not a Scorekeeper backup: {web.TOO_DEEP}") from None
-    try:  # nested too deeply, or text with lone surrogates (which nothing can store)
-        web.check_json(document)
-    except Refusal as refusal:
-        raise refuse(f"This file is not a Scorekeeper backup: {refusal.message}") from None
+    check_text(document, text)
     return document
 
 
 def restore_account(account: Account, document: object) -> dict[str, int]:
-    """Load a backup into an empty account; how many players, nights, games and hands.
+    """Load a backup into an empty account; how many players, nights, games and hands (and
+    rule sets).
 
     Refused (``restore_refused``, nothing changed) when the account already holds data, when
     the document is not a Scorekeeper backup of a version this app reads, or when anything in
@@ -205,7 +487,7 @@ def restore_account(account: Account, document: object) -> dict[str, int]:
         raise refuse(
             "The account received other data while restoring (from another phone?)."
         ) from None
-    except Exception:
+    except BaseException:
         db.session.rollback()
         raise
     return counts
@@ -233,10 +515,12 @@ def _kind_word(kinds: tuple) -> str:
     return " or ".join(words.get(kind, kind.__name__) for kind in kinds)
 
 
-def _list(document: Mapping[str, Any], key: str) -> list:
+def _list(document: Mapping[str, Any], key: str, optional: bool = False) -> list:
+    if optional and key not in document:
+        return []
     value = document.get(key)
     if not isinstance(value, list):
-        raise Damaged(key, f"the list of {key} is missing.")
+        raise Damaged(key, f"the list of {key.replace('_', ' ')} is missing.")
     for index, item in enumerate(value):
         if not isinstance(item, Mapping):
             raise Damaged(f"{key}[{index}]", f"entry {index + 1} of {key} is not an object.")
@@ -263,17 +547,23 @@ def _unique_ids(items: list, where: str, what: str) -> dict[int, Mapping]:
     for index, item in enumerate(items):
         ref = _need(item, "id", int, f"{where}[{index}]", f"{what} {index + 1}")
         if ref in found:
-            raise Damaged(f"{where}[{index}].id", f"two {where} have the id {ref}.")
+            raise Damaged(
+                f"{where}[{index}].id", f"two {where.replace('_', ' ')} have the id {ref}."
+            )
         found[ref] = item
     return found
 
 
 class _Plan:
-    """The document checked, and the rows it will become."""
+    """The document checked, and the rows it will become (games in a compact form: what the
+    rules derived is kept, the replayed states are not)."""
 
     def __init__(self, document: Mapping[str, Any]) -> None:
         self.players = self._players(_list(document, "players"))
         self.nights = self._nights(_list(document, "nights"))
+        self.rule_sets = self._rule_sets(_list(document, "rule_sets", optional=True))
+        #: The keys of hand results, numbered (results are kept as arrays of numbers).
+        self.keys: dict[str, int] = {}
         self.games = [
             self._game(index, item) for index, item in enumerate(_list(document, "games"))
         ]
@@ -291,13 +581,13 @@ class _Plan:
                 raise Damaged(f"{where}.name", f"{what}: {refusal.message}") from None
             if name != raw:
                 raise Damaged(f"{where}.name", f"{what}: “{raw}” has extra spaces.")
-            if roster.name_key(name) in keys:
-                raise Damaged(
-                    f"{where}.name", f"two players are called {keys[roster.name_key(name)]}."
-                )
-            keys[roster.name_key(name)] = name
+            key = roster.name_key(name)
+            if key in keys:
+                raise Damaged(f"{where}.name", f"two players are called {keys[key]}.")
+            keys[key] = name
             players[ref] = {
                 "name": name,
+                "name_key": key,
                 "archived": _need(item, "archived", bool, where, what.capitalize()),
                 "created_at": _time(item, "created_at", where, what.capitalize()),
             }
@@ -333,6 +623,48 @@ class _Plan:
             values["created_at"] = _time(item, "created_at", where, what)
             nights[ref] = values
         return nights
+
+    def _rule_sets(self, items: list) -> list[dict]:
+        by_id = _unique_ids(items, "rule_sets", "Rule set")
+        found: list[dict] = []
+        names: set[tuple[str, str]] = set()
+        for index, (ref, item) in enumerate(by_id.items()):
+            where, what = f"rule_sets[{index}]", f"Rule set {ref}"
+            kind = _need(item, "game", str, where, what)
+            if kind not in GAMES:
+                raise Damaged(f"{where}.game", f"{what} is for an unknown game “{kind}”.")
+            try:
+                name = clean_line(
+                    _need(item, "name", str, where, what),
+                    "A rule set's name",
+                    "name",
+                    rule_set_service.NAME_MAX,
+                    required="Name the rule set.",
+                )
+            except Refusal as refusal:
+                raise Damaged(f"{where}.name", f"{what}: {refusal.message}") from None
+            key = text_key(name)
+            if (kind, key) in names:
+                raise Damaged(f"{where}.name", f"two rule sets of one game are called {name}.")
+            names.add((kind, key))
+            options = _need(item, "options", dict, where, what)
+            rules = GAMES[kind].rules
+            try:
+                rules.resolve_options(options, rules.min_players)
+            except RuleError as error:
+                raise Damaged(
+                    f"{where}.options.{error.field or ''}".rstrip("."), f"{what}: {error.message}"
+                ) from None
+            found.append(
+                {
+                    "kind": kind,
+                    "name": name,
+                    "name_key": key,
+                    "options": dict(options),
+                    "created_at": _time(item, "created_at", where, what),
+                }
+            )
+        return found
 
     def _game(self, index: int, item: Mapping[str, Any]) -> dict:
         where = f"games[{index}]"
@@ -371,6 +703,7 @@ class _Plan:
         if night_ref is not None and (isinstance(night_ref, bool) or night_ref not in self.nights):
             raise Damaged(f"{where}.night", f"{what} belongs to a night not in the backup.")
         locked = _need(item, "locked", bool, where, what)
+        abandoned = _need(item, "abandoned", bool, where, what) if "abandoned" in item else False
 
         hands = _need(item, "hands", list, where, what)
         entries = []
@@ -402,94 +735,217 @@ class _Plan:
             raise Damaged(f"{where}.locked", f"{what} is marked finished but is not over.")
         if finished_at is not None and not state.finished:
             raise Damaged(f"{where}.finished_at", f"{what} has an end time but is not over.")
+        if abandoned and state.finished:
+            raise Damaged(f"{where}.abandoned", f"{what} is marked abandoned but is over.")
+        status = "abandoned" if abandoned else results.status_of(state)
+        derived = results.derive(plugin, setup, state, status)
+        keys = self.keys
+        packed = array("q")
+        for number, seat, key, value in derived.results:
+            code = keys.get(key)
+            if code is None:
+                code = keys[key] = len(keys)
+            packed.extend((number, seat, code, value))
         return {
-            "kind": kind,
-            "plugin": plugin,
-            "setup": setup,
-            "options": resolved,
-            "first_dealer": first_dealer,
-            "seats": seat_refs,
+            "row": {
+                "kind": kind,
+                "options": resolved,
+                "first_dealer": first_dealer,
+                "variant": game_rules.variant_of(resolved),
+                "locked": locked,
+                "status": status,
+                "totals": derived.totals,
+                "winners": derived.winners,
+                "tally": derived.tally,
+                "hand_count": len(state.hands),
+                "version": 1,
+                "created_at": _time(item, "created_at", where, what),
+                "updated_at": _time(item, "updated_at", where, what),
+                "finished_at": finished_at,
+            },
             "night": night_ref,
-            "locked": locked,
-            "created_at": _time(item, "created_at", where, what),
-            "updated_at": _time(item, "updated_at", where, what),
-            "finished_at": finished_at,
-            "state": state,
-            "hand_times": [
+            "seats": seat_refs,
+            "hands": [
                 (
-                    _time(hand, "created_at", f"{where}.hands[{i}]", f"{what}, hand {i + 1}"),
-                    _time(hand, "updated_at", f"{where}.hands[{i}]", f"{what}, hand {i + 1}"),
+                    hand.number,
+                    game_rules.to_seats(hand.input, setup.players),
+                    _time(raw, "created_at", f"{where}.hands[{i}]", f"{what}, hand {i + 1}"),
+                    _time(raw, "updated_at", f"{where}.hands[{i}]", f"{what}, hand {i + 1}"),
                 )
-                for i, hand in enumerate(hands)
+                for i, (hand, raw) in enumerate(zip(state.hands, hands, strict=True))
             ],
+            "results": packed,
         }
 
     def write(self, account: Account) -> dict[str, int]:
-        """Add every row to the session (the caller commits)."""
-        players = {}
-        for ref, values in self.players.items():
-            player = Player(
-                account_id=account.id, name_key=roster.name_key(values["name"]), **values
+        """Insert every row in bulk, a batch of games at a time (the caller commits).
+
+        Rows are inserted in the document's order, so ids (and so a later export) keep it.
+        """
+        batch = BATCH
+        session = db.session
+        player_ids = dict(
+            zip(
+                self.players,
+                _insert_returning(
+                    Player.__table__,
+                    [{"account_id": account.id, **values} for values in self.players.values()],
+                ),
+                strict=True,
             )
-            db.session.add(player)
-            players[ref] = player
-        nights = {}
-        for ref, values in self.nights.items():
-            night = Night(account_id=account.id, **values)
-            db.session.add(night)
-            nights[ref] = night
-        db.session.flush()
+        )
+        night_ids = dict(
+            zip(
+                self.nights,
+                _insert_returning(
+                    Night.__table__,
+                    [{"account_id": account.id, **values} for values in self.nights.values()],
+                ),
+                strict=True,
+            )
+        )
+        if self.rule_sets:
+            session.execute(
+                sa.insert(RuleSet.__table__),
+                [{"account_id": account.id, **values} for values in self.rule_sets],
+            )
+        keys = list(self.keys)
+        sums: dict[tuple, int] = defaultdict(int)
+        best: dict[tuple, int] = {}
         hand_count = 0
-        made = []
-        for values in self.games:
-            state, plugin, setup = values["state"], values["plugin"], values["setup"]
-            status = results.status_of(state)
-            derived = results.derive(plugin, setup, state, status)
-            game = Game(
-                account_id=account.id,
-                kind=values["kind"],
-                options=values["options"],
-                first_dealer=values["first_dealer"],
-                variant=plugin.rules.variant_of(values["options"]),
-                night=nights.get(values["night"]),
-                locked=values["locked"],
-                status=status,
-                totals=derived.totals,
-                winners=derived.winners,
-                tally=derived.tally,
-                hand_count=len(state.hands),
-                created_at=values["created_at"],
-                updated_at=values["updated_at"],
-                finished_at=values["finished_at"],
-                seats=[
-                    Seat(position=seat, player=players[ref])
-                    for seat, ref in enumerate(values["seats"])
-                ],
-                hands=[
-                    HandEntry(
-                        number=hand.number,
-                        input=plugin.rules.to_seats(hand.input, setup.players),
-                        created_at=created,
-                        updated_at=updated,
-                    )
-                    for hand, (created, updated) in zip(
-                        state.hands, values["hand_times"], strict=True
-                    )
+        for start in range(0, len(self.games), batch):
+            games = self.games[start : start + batch]
+            game_ids = _insert_returning(
+                Game.__table__,
+                [
+                    {
+                        "account_id": account.id,
+                        "night_id": night_ids.get(game["night"]),
+                        "share_token": None,
+                        **game["row"],
+                    }
+                    for game in games
                 ],
             )
-            db.session.add(game)
-            made.append((game, derived))
-            hand_count += len(state.hands)
-        # Rows are inserted in the order they were added: ids (and so a later export) keep
-        # the document's order.
-        db.session.flush()
-        results.write_many(made)
+            seats, hands = [], []
+            for game_id, game in zip(game_ids, games, strict=True):
+                players = [player_ids[ref] for ref in game["seats"]]
+                seats.extend(
+                    {"game_id": game_id, "position": seat, "player_id": player}
+                    for seat, player in enumerate(players)
+                )
+                hands.extend(
+                    {
+                        "game_id": game_id,
+                        "number": number,
+                        "input": entry,
+                        "created_at": created,
+                        "updated_at": updated,
+                    }
+                    for number, entry, created, updated in game["hands"]
+                )
+                kind, variant = game["row"]["kind"], game["row"]["variant"]
+                for player, counts in zip(players, game["row"]["tally"], strict=True):
+                    for key, value in counts.items():
+                        where = (player, kind, variant, key)
+                        if key == results.BEST:
+                            best[where] = max(best.get(where, value), value)
+                        else:
+                            sums[where] += value
+            _insert(Seat.__table__, seats)
+            _insert(HandEntry.__table__, hands)
+            _insert_results(_result_rows(game_ids, games, keys))
+            hand_count += len(hands)
+        stats = [
+            {"player_id": p, "kind": k, "variant": v, "key": key, "value": value}
+            for (p, k, v, key), value in [*sums.items(), *best.items()]
+            if value or key == results.BEST
+        ]
+        if stats:
+            session.execute(sa.insert(PlayerStat.__table__), stats)
         return {
-            "players": len(players),
-            "nights": len(nights),
+            "players": len(self.players),
+            "nights": len(self.nights),
+            "rule_sets": len(self.rule_sets),
             "games": len(self.games),
             "hands": hand_count,
         }
+
+
+def _insert_returning(table: sa.Table, rows: list[dict]) -> list[int]:
+    """Insert rows in bulk; their new ids, in the rows' order."""
+    if not rows:
+        return []
+    statement = sa.insert(table).returning(table.c.id, sort_by_parameter_order=True)
+    return list(db.session.execute(statement, rows).scalars())
+
+
+def _insert(table: sa.Table, rows: list[dict]) -> None:
+    """Insert rows in bulk (no ids wanted), straight to the driver inside the session's
+    transaction: SQLAlchemy's own executemany spends more time than the database on a
+    hundred thousand rows. PostgreSQL: COPY (JSON columns sent as JSON text); SQLite: the
+    values go through their columns' bind processors (JSON, dates) to one executemany."""
+    if not rows:
+        return
+    connection = db.session.connection()
+    names = list(rows[0])
+    dialect = connection.dialect
+    if dialect.name == "postgresql":
+        quote = dialect.identifier_preparer.quote
+        as_json = [isinstance(table.c[name].type, sa.JSON) for name in names]
+        statement = f"COPY {table.name} ({', '.join(quote(name) for name in names)}) FROM STDIN"
+        steps = list(zip(names, as_json, strict=True))
+        driver = connection.connection.driver_connection
+        with driver.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(
+                    tuple(_dumps(row[name]) if is_json else row[name] for name, is_json in steps)
+                )
+        return
+    if dialect.paramstyle != "qmark":
+        connection.execute(sa.insert(table), rows)
+        return
+    processors = [
+        table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
+    ]
+    columns = ", ".join(connection.dialect.identifier_preparer.quote(name) for name in names)
+    marks = ", ".join(["?"] * len(names))
+    steps = list(zip(names, processors, strict=True))
+    connection.connection.driver_connection.executemany(
+        f"INSERT INTO {table.name} ({columns}) VALUES ({marks})",
+        (
+            tuple(row[name] if step is None else step(row[name]) for name, step in steps)
+            for row in rows
+        ),
+    )
+
+
+def _result_rows(game_ids: list[int], games: list[dict], keys: list[str]) -> Iterator[tuple]:
+    """The hand results of a batch of games, unpacked, as ``RESULT_COLUMNS``."""
+    for game_id, game in zip(game_ids, games, strict=True):
+        packed = game["results"]
+        for i in range(0, len(packed), 4):
+            yield game_id, packed[i], packed[i + 1], keys[packed[i + 2]], packed[i + 3]
+
+
+def _insert_results(rows: Iterable[tuple]) -> None:
+    """Hand results, the most numerous rows, straight to the driver inside the session's
+    transaction: COPY on PostgreSQL, one executemany on SQLite."""
+    connection = db.session.connection()
+    driver = connection.connection.driver_connection
+    columns = ", ".join(results.RESULT_COLUMNS)
+    if connection.dialect.name == "postgresql":
+        statement = f"COPY hand_result ({columns}) FROM STDIN"
+        with driver.cursor() as cursor, cursor.copy(statement) as copy:
+            for row in rows:
+                copy.write_row(row)
+    elif connection.dialect.paramstyle == "qmark":
+        marks = ", ".join(["?"] * len(results.RESULT_COLUMNS))
+        driver.executemany(f"INSERT INTO hand_result ({columns}) VALUES ({marks})", rows)
+    else:
+        params = [dict(zip(results.RESULT_COLUMNS, row, strict=True)) for row in rows]
+        if params:
+            connection.execute(sa.insert(HandResult.__table__), params)
 
 
 # One game's score sheet as CSV -------------------------------------------------------------

@@ -42,6 +42,9 @@ PLAYED, WON, IN_PROGRESS, SCORE, BEST, HANDS, POINTS = (
     "hands",
     "points",
 )
+#: A hand's own figures besides its facts: the points and the running total.
+TOTAL = "total"
+FIGURES = frozenset({POINTS, TOTAL})
 #: The hand number under which the end of a finished game is kept.
 END = 0
 
@@ -65,6 +68,11 @@ def status_of(state: State, game: Game | None = None) -> str:
     return "in_progress"
 
 
+RESULT_COLUMNS = ("game_id", "number", "seat", "key", "value")
+#: The columns of a hand result after its game's id, as ``Derived.results`` holds them.
+RESULT_FIELDS = ("number", "seat", "key", "value")
+
+
 @dataclass
 class Derived:
     """Everything a save writes, computed from the rules' state (no database)."""
@@ -72,54 +80,62 @@ class Derived:
     totals: list[int]
     winners: list[int]
     tally: list[dict[str, int]]
-    rows: list[dict]
+    #: The hand results as ``(number, seat, key, value)``: many of them for a long history,
+    #: so plain tuples (``rows`` gives them as mappings).
+    results: list[tuple[int, int, str, int]]
+
+    @property
+    def rows(self) -> list[dict]:
+        return [dict(zip(RESULT_FIELDS, row, strict=True)) for row in self.results]
 
 
 def derive(plugin: GamePlugin, setup: Setup, state: State, status: str, first: int = 1) -> Derived:
-    """The copies of a game in ``state``; ``rows`` are the hand results of hands from
+    """The copies of a game in ``state``; ``results`` are the hand results of hands from
     ``first`` on and, for a finished game, its end."""
     rules = plugin.rules
     sides = state.sides
     side_of = rules.side_of_seat(setup.options, len(setup.players))
-    seats = range(len(setup.players))
-    tally: list[dict[str, int]] = [defaultdict(int) for _ in seats]
-    rows: list[dict] = []
+    seat_sides = [sides[side_of[seat]] for seat in range(len(setup.players))]
+    tally: list[dict[str, int]] = [defaultdict(int) for _ in seat_sides]
+    rows: list[tuple[int, int, str, int]] = []
+    add = rows.append
     for hand in state.hands:
         if hand.status != "scored" or hand.points is None:
             continue
         facts = rules.hand_facts(setup, hand)
-        for seat in seats:
-            side = sides[side_of[seat]]
-            figures = {POINTS: hand.points[side], "total": hand.totals[side]}
-            figures.update((key, value) for key, value in facts[seat].items() if value)
+        number, points, totals = hand.number, hand.points, hand.totals
+        kept = number >= first
+        for seat, side in enumerate(seat_sides):
+            scored = points[side]
             counts = tally[seat]
             counts[HANDS] += 1
-            counts[POINTS] += hand.points[side]
-            for key, value in facts[seat].items():
+            counts[POINTS] += scored
+            seat_facts = facts[seat]
+            for key, value in seat_facts.items():
                 counts[key] += value
-            if hand.number >= first:
-                rows.extend(
-                    {"number": hand.number, "seat": seat, "key": key, "value": value}
-                    for key, value in figures.items()
-                )
+            if kept:
+                add((number, seat, POINTS, scored))
+                add((number, seat, TOTAL, totals[side]))
+                for key, value in seat_facts.items():
+                    if value and key not in FIGURES:
+                        add((number, seat, key, value))
     winners = [sides.index(side) for side in state.winners]
-    for seat in seats:
+    for seat, side in enumerate(seat_sides):
         counts = tally[seat]
         if status == "finished":
-            side = sides[side_of[seat]]
             won = int(side_of[seat] in winners)
             counts.update({PLAYED: 1, WON: won, SCORE: state.totals[side]})
             counts[BEST] = state.totals[side]
-            rows.append({"number": END, "seat": seat, "key": "final", "value": counts[SCORE]})
+            add((END, seat, "final", counts[SCORE]))
             if won:
-                rows.append({"number": END, "seat": seat, "key": WON, "value": 1})
+                add((END, seat, WON, 1))
         elif status == "in_progress":
             counts[IN_PROGRESS] = 1
     return Derived(
         totals=[state.totals[side] for side in sides],
         winners=winners,
         tally=[dict(counts) for counts in tally],
-        rows=rows,
+        results=rows,
     )
 
 
@@ -165,9 +181,10 @@ def store(
         )
     if game.id is None:
         db.session.flush()
-    if derived.rows:
+    if derived.results:
         db.session.execute(
-            sa.insert(HandResult), [{"game_id": game.id, **row} for row in derived.rows]
+            sa.insert(HandResult),
+            [dict(zip(RESULT_COLUMNS, (game.id, *row), strict=True)) for row in derived.results],
         )
     players_now = [seat.player.id for seat in game.seats]
     apply_tally(
@@ -271,7 +288,11 @@ def forget(
 def write_many(made: Sequence[tuple[Game, Derived]], chunk: int = 5000) -> None:
     """Hand results and statistics of many stored games at once (a restore, a rebuild): the
     games are flushed already and their copies were set from ``derive``."""
-    rows = [{"game_id": game.id, **row} for game, derived in made for row in derived.rows]
+    rows = [
+        dict(zip(RESULT_COLUMNS, (game.id, *row), strict=True))
+        for game, derived in made
+        for row in derived.results
+    ]
     for start in range(0, len(rows), chunk):
         db.session.execute(sa.insert(HandResult), rows[start : start + chunk])
     sums: dict[tuple, int] = defaultdict(int)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from flask import Blueprint
+from flask import Response
 from flask import current_app
 from flask import g
 from flask import jsonify
@@ -25,6 +26,7 @@ from scorekeeper.views.common import no_store
 from scorekeeper.views.common import page_number
 from scorekeeper.views.common import token_required
 from scorekeeper.views.history.backup import restore_limit
+from scorekeeper.views.history.backup import unpacked_limit
 from scorekeeper.views.history.nights import NIGHTS_PER_PAGE
 from scorekeeper.views.history.nights import csv_response
 
@@ -130,10 +132,18 @@ def game_csv(game_id: int):
 
 @bp.get("/backup")
 @token_required
-@declare(resp=answers(401, HTTP_200=s.Backup))
+@declare(resp=answers(401, HTTP_200=s.Backup), streamed=True)
 def get_backup():
-    """The whole account as one JSON document."""
-    return jsonify(backup.export_account(g.account))
+    """The whole account as one JSON document, written as it is read (gzip-compressed when
+    the client accepts it: ``Content-Encoding: gzip``)."""
+    chunks = backup.document_chunks(g.account)
+    if request.accept_encodings["gzip"] > 0:
+        response = Response(backup.gzipped(chunks), mimetype="application/json")
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = Response(chunks, mimetype="application/json")
+    response.headers["Vary"] = "Accept-Encoding"
+    return response
 
 
 @bp.post("/restore")
@@ -142,8 +152,9 @@ def get_backup():
 def restore():
     """Restore a backup into this account, which must hold no data: all of it or nothing.
 
-    Anything but a whole, undamaged backup of a known version into an account with no
-    players, nights or games is refused and changes nothing."""
+    The body is the backup as ``GET /backup`` gave it, plain or gzip-compressed. Anything but
+    a whole, undamaged backup of a known version into an account with no players, nights or
+    games is refused and changes nothing."""
     request.max_content_length = restore_limit()
     try:
         raw = request.get_data(cache=False)
@@ -152,5 +163,5 @@ def restore():
         raise backup.refuse(
             _("This backup is larger than the %(size)s MB this server accepts.", size=limit)
         ) from None
-    counts = backup.restore_account(g.account, backup.read_document(raw))
+    counts = backup.restore_account(g.account, backup.read_document(raw, unpacked_limit()))
     return jsonify({"restored": counts}), 201

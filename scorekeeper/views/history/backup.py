@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 from flask import Response
@@ -49,21 +48,27 @@ def backup_page():
 
 @bp.get("/backup/download")
 def backup_download():
-    """The whole account as one JSON file."""
-    document = backup.export_account(current_user)
-    body = json.dumps(document, ensure_ascii=False, separators=(",", ":"))
+    """The whole account as one gzip-compressed JSON file, written as it is read."""
     name = re.sub(r"[^A-Za-z0-9_-]+", "-", current_user.username).strip("-") or "account"
     day = nights.today().isoformat()
-    response = Response(body, mimetype="application/json")
-    response.headers["Content-Disposition"] = (
-        f'attachment; filename="scorekeeper-{name}-{day}.json"'
+    response = Response(
+        backup.gzipped(backup.document_chunks(current_user)), mimetype="application/gzip"
     )
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="scorekeeper-{name}-{day}.json.gz"'
+    )
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
 def restore_limit() -> int:
     """The largest backup accepted (bytes): more than other requests may send."""
     return current_app.config.get("RESTORE_MAX_CONTENT_LENGTH", RESTORE_MAX_CONTENT_LENGTH)
+
+
+def unpacked_limit() -> int:
+    """How far a compressed backup may unpack (bytes)."""
+    return current_app.config.get("RESTORE_MAX_UNPACKED", backup.MAX_UNPACKED)
 
 
 @bp.post("/backup")
@@ -93,7 +98,7 @@ def restore():
         form.backup.errors = [_("Choose the backup file to restore.")]
         return _backup_page(form, 422)
     try:
-        document = backup.read_document(upload.read())
+        document = backup.read_document(upload.read(), unpacked_limit())
         counts = backup.restore_account(current_user, document)
     except Refusal as refusal:
         form.backup.errors = [refusal.message]
