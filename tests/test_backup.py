@@ -522,6 +522,15 @@ def test_a_backup_may_be_larger_than_any_other_request(make_app, history):
 # Every installed game, saved rule sets, streaming -------------------------------------------
 
 
+def needed_options(rules) -> dict:
+    """What a game cannot start without: a name for any text option that has no default."""
+    return {
+        spec.key: "Catan"
+        for spec in rules.option_specs(rules.min_players)
+        if spec.kind == "text" and spec.default is None and (spec.minimum or 0) > 0
+    }
+
+
 def every_game_history(app, account_id: int) -> None:
     """A game of every registered game (played a few hands where the tests know how), at
     its smallest table, and a saved rule set of every game with one of its options changed."""
@@ -531,7 +540,8 @@ def every_game_history(app, account_id: int) -> None:
         for kind, plugin in GAMES.items():
             rules = plugin.rules
             names = NAMES[: rules.min_players]
-            result = game_service.create_game(account, kind, names, {}, names[-1])
+            needed = needed_options(rules)
+            result = game_service.create_game(account, kind, names, needed, names[-1])
             for _ in range(3 if kind in HANDS else 0):
                 if not result.state.next:
                     break
@@ -539,13 +549,13 @@ def every_game_history(app, account_id: int) -> None:
                 result = game_service.record_hand(
                     game_service.get_game(account, result.game.id), entry
                 )
-            changed = {}
+            changed = dict(needed)
             for spec in rules.option_specs(rules.min_players):
                 if spec.kind == "bool":
-                    changed = {spec.key: not spec.default}
+                    changed[spec.key] = not spec.default
                     break
             rule_set_service.save_rule_set(account, kind, f"House {kind}", changed)
-            rule_set_service.save_rule_set(account, kind, "Plain", {})
+            rule_set_service.save_rule_set(account, kind, "Plain", needed)
 
 
 def test_every_installed_game_and_rule_set_round_trips(app, account):
