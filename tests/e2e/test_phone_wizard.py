@@ -41,7 +41,7 @@ def test_a_few_rounds_with_the_trump_reminder_on_a_phone(phone):
     start_game(phone, PLAYERS)
     expect(phone.locator("#now h1")).to_have_text("Round 1 of 20")
     expect(phone.locator(".staircase rect")).to_have_count(20)
-    trumps = ["Wizard: the dealer chose ♥ Hearts", "♠ Spades", "Jester: no trump"]
+    trumps = ["Wizard ♥", "♠ Spades", "Jester: none"]
     pills = ["Trump ♥ · the dealer chose", "Trump ♠", "No trump (a Jester)"]
     expected = dict.fromkeys(PLAYERS, 0)
     for number in range(1, 4):
