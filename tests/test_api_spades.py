@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 import pytest
 
-from tests.conftest import Api
-from tests.conftest import make_account
-from tests.conftest import new_token
+from tests.bid_games import restored_elsewhere
 from tests.openapi_check import document
 
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
@@ -223,17 +220,7 @@ def test_statistics_leaderboard_csv_backup_and_the_shared_view(app, api):
     shared = app.test_client().get(url.removeprefix("http://localhost"))
     assert shared.status_code == 200 and "spades-sheet" in shared.text
 
-    before = api.get("/backup").get_json()
-    make_account(app, "new-club")
-    client = app.test_client()
-    other = Api(client, new_token(client, "new-club"))
-    restored = client.post(
-        "/api/v1/restore",
-        data=json.dumps(before),
-        headers={**other.headers(), "Content-Type": "application/json"},
-    )
-    assert restored.status_code == 201, restored.text
-    assert other.get("/backup").get_json()["games"] == before["games"]
+    other = restored_elsewhere(app, api)
     copy = other.get("/games").get_json()["games"][0]
     again = other.get(f"/games/{copy['id']}").get_json()
     assert again["totals"] == state["totals"] and again["hands"] == state["hands"]

@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 import pytest
 
 from scorekeeper.games.wizard.rules import round_points
-from tests.conftest import Api
-from tests.conftest import make_account
-from tests.conftest import new_token
+from tests.bid_games import restored_elsewhere
 from tests.openapi_check import document
 
 THREE = ["Ann", "Ben", "Cy"]
@@ -280,18 +277,7 @@ def test_statistics_leaderboard_csv_backup_and_the_shared_view(app, api):
     assert shared.status_code == 200
     assert "wizard-sheet" in shared.text and "Game over" in shared.text
 
-    before = api.get("/backup").get_json()
-    make_account(app, "new-club")
-    client = app.test_client()
-    other = Api(client, new_token(client, "new-club"))
-    restored = client.post(
-        "/api/v1/restore",
-        data=json.dumps(before),
-        headers={**other.headers(), "Content-Type": "application/json"},
-    )
-    assert restored.status_code == 201, restored.text
-    again = other.get("/backup").get_json()
-    assert again["games"] == before["games"]
+    other = restored_elsewhere(app, api)
     copy = other.get("/games").get_json()["games"][0]
     assert other.get(f"/games/{copy['id']}").get_json()["totals"] == state["totals"]
 

@@ -8,12 +8,12 @@ import csv
 import html
 import io
 import re
-from types import SimpleNamespace
 
 import pytest
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from tests.bid_games import form_head
+from tests.bid_games import row_of
+from tests.bid_games import stored
 from tests.pages import game_id
 from tests.pages import roster_ids
 from tests.pages import start_game
@@ -45,20 +45,6 @@ def hand(client, game, number, bid_values, trick_values, blind=()):
     assert tricks(client, game, number, trick_values).status_code == 302
 
 
-def row_of(page: str, form: str, player: str) -> str:
-    start = page.index(f"data-{form}-form")
-    found = re.search(
-        rf'<li class="row[^"]*" data-seat="\d" data-player="{player}".*?</li>', page[start:], re.S
-    )
-    assert found, f"no {form} row for {player}"
-    return html.unescape(found.group(0))
-
-
-def form_head(page: str, form: str) -> str:
-    start = page.index(f"data-{form}-form")
-    return html.unescape(page[start : page.index('<ol class="rows">', start)])
-
-
 def cell(page: str, number: int, side: str) -> str:
     """One team's cell of a hand on the score sheet, as text."""
     body = page[page.index("spades-sheet") :].split("<tbody>")[1].split("</tbody>")[0]
@@ -69,16 +55,6 @@ def cell(page: str, number: int, side: str) -> str:
     ]
     found = re.search(rf'data-side="{re.escape(html.escape(side))}">(.*?)</td>', rows[0], re.S)
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.unescape(found.group(1)))).strip()
-
-
-def stored(app, game: int) -> SimpleNamespace:
-    with app.app_context():
-        found = db.session.get(Game, game)
-        return SimpleNamespace(
-            options=dict(found.options),
-            totals_by_side=found.totals_by_side,
-            hands=[SimpleNamespace(input=dict(row.input)) for row in found.hands],
-        )
 
 
 def test_spades_is_set_up_for_four_in_partnerships(table, app):

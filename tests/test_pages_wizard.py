@@ -8,12 +8,14 @@ import csv
 import html
 import io
 import re
-from types import SimpleNamespace
 
 import pytest
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from tests.bid_games import form_head
+from tests.bid_games import row_of
+from tests.bid_games import stored
 from tests.pages import game_id
 from tests.pages import roster_ids
 from tests.pages import start_game
@@ -39,33 +41,6 @@ def more_bids(client, game: int, number: int, values: dict[int, int | str], **ex
 def tricks(client, game: int, number: int, values: dict[int, int | str]):
     data = {"phase": "tricks", **{f"trick-{seat}": str(v) for seat, v in values.items()}}
     return client.post(f"/games/{game}/hands/{number}", data=data)
-
-
-def row_of(page: str, form: str, player: str) -> str:
-    """The row of one player in the bids or tricks form, as rendered."""
-    start = page.index(f"data-{form}-form")
-    found = re.search(
-        rf'<li class="row[^"]*" data-seat="\d" data-player="{player}".*?</li>', page[start:], re.S
-    )
-    assert found, f"no {form} row for {player}"
-    return html.unescape(found.group(0))
-
-
-def form_head(page: str, form: str) -> str:
-    """The part of a form above its rows (where a problem of the whole entry is shown)."""
-    start = page.index(f"data-{form}-form")
-    return html.unescape(page[start : page.index('<ol class="rows">', start)])
-
-
-def stored(app, game: int) -> SimpleNamespace:
-    """What the database holds for a game: its options, totals and hands as stored."""
-    with app.app_context():
-        found = db.session.get(Game, game)
-        return SimpleNamespace(
-            options=dict(found.options),
-            totals_by_side=found.totals_by_side,
-            hands=[SimpleNamespace(input=dict(hand.input)) for hand in found.hands],
-        )
 
 
 def test_wizard_is_offered_and_set_up_with_its_options(table, app):
