@@ -281,6 +281,7 @@ def test_a_whole_game_to_the_target_then_history_statistics_and_csv(table, app):
     stats = re.sub(r"\s+", " ", table.get(f"/stats/players/{ann}").text)
     assert "Spades" in stats
     assert f"<dt>Contracts made</dt><dd>{number} of {number}" in stats
+    assert '<dt>Bags</dt><dd>0 <span class="muted">0.0 a game</span>' in stats
 
     sheet = table.get(f"/games/{game}/sheet.csv").text.removeprefix("\ufeff")
     rows = list(csv.reader(io.StringIO(sheet)))

@@ -297,6 +297,8 @@ def test_a_whole_game_to_the_winner_then_history_statistics_and_csv(table, app):
     assert "<dt>Bids made</dt><dd>20 of 20" in stats
     zero = sum(1 for number in range(1, 21) if number % 3 != 0)  # Ann did not bid first
     assert f"<dt>Zero bids made</dt><dd>{zero} of {zero}" in stats
+    assert '<dt>Tricks off the bid</dt><dd>0 <span class="muted">0.0 a game</span>' in stats
+    assert "<dt>Points per round</dt>" in stats
 
     sheet = table.get(f"/games/{game}/sheet.csv").text.removeprefix("\ufeff")
     rows = list(csv.reader(io.StringIO(sheet)))

@@ -122,9 +122,9 @@ class Spades(GameRules):
         Stat(N_("Contracts made"), "contracts_made", out_of="contracts"),
         Stat(N_("Nil bids made"), "nils_made", out_of="nils"),
         Stat(N_("Blind nil bids made"), "blind_nils_made", out_of="blind_nils"),
-        Stat(N_("Bags per game"), "bags", per="played"),
+        Stat(N_("Bags"), "bags", per="played"),
         Stat(N_("Bag penalties"), "bag_penalties", per="played"),
-        Stat(N_("Points per hand"), "points", per="hands"),
+        # (The statistics page adds the points per hand for every game.)
     )
 
     # Self-description ---------------------------------------------------------------------

@@ -103,8 +103,8 @@ class Wizard(GameRules):
     stats = (
         Stat(N_("Bids made"), "bids_made", out_of="bids"),
         Stat(N_("Zero bids made"), "zero_bids_made", out_of="zero_bids"),
-        Stat(N_("Tricks off the bid per round"), "tricks_off", per="hands"),
-        Stat(N_("Points per round"), "points", per="hands"),
+        # (The statistics page adds the points per round for every game.)
+        Stat(N_("Tricks off the bid"), "tricks_off", per="played"),
     )
 
     # Self-description ---------------------------------------------------------------------
