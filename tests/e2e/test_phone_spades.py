@@ -8,6 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import accessibility_problems
 from tests.e2e.conftest import add_players
 from tests.e2e.conftest import in_view
 from tests.e2e.conftest import screenshot
@@ -99,3 +100,22 @@ def test_blind_nil_is_offered_only_to_the_team_behind(phone):
         tap(phone, "data-bids-form", name, bid)
     phone.get_by_role("button", name="Save bids").click()
     expect(row(phone, "data-tricks-form", "Dee").locator(".pill.bid")).to_have_text("blind nil")
+
+
+def test_no_serious_accessibility_problem_on_spades_pages(axe_phone):
+    page = axe_phone
+    sign_up(page)
+    add_players(page, *FOUR)
+    start_game(page, target="500", blind_nil=True)
+    game = page.url.rsplit("/", 1)[1].split("#")[0]
+    play(page, {"Ben": 0, "Cy": 4, "Dee": 5, "Ann": 3}, {"Ben": 1, "Cy": 4, "Dee": 4, "Ann": 4})
+    expect(page.locator(".blind-nil").first).to_be_visible()
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for url in (f"/games/{game}", f"/games/{game}/hands/1/edit", f"/history/games/{game}"):
+            page.goto(url)
+            problems = accessibility_problems(page)
+            if problems:
+                found[f"{url} ({scheme})"] = problems
+    assert found == {}

@@ -8,10 +8,12 @@ import re
 
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import accessibility_problems
 from tests.e2e.conftest import add_players
 from tests.e2e.conftest import in_view
 from tests.e2e.conftest import screenshot
 from tests.e2e.conftest import sign_up
+from tests.e2e.test_phone_accessibility import api_game
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 SIX = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"]
@@ -112,3 +114,26 @@ def test_six_players_status_and_save_stay_in_view(phone):
         )
         assert in_view(phone, chip), f"{name}'s 0 is off screen"
     screenshot(phone, "wizard-6-bids")
+
+
+def test_no_serious_accessibility_problem_on_wizard_pages(axe_phone):
+    page = axe_phone
+    sign_up(page)
+    add_players(page, *PLAYERS)
+    game = api_game(page, "wizard", PLAYERS)
+    urls = [f"/games/{game}"]  # the bids, with the trump choice
+    page.goto(urls[0])
+    tap(page, "data-bids-form", "Ben", 1)
+    tap(page, "data-bids-form", "Cy", 0)
+    tap(page, "data-bids-form", "Ann", 0)
+    page.get_by_role("button", name="Save bids").click()
+    expect(page.locator("form[data-tricks-form]")).to_be_visible()
+    found = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        for url in (f"/games/{game}", "/games/new?game=wizard", f"/games/{game}/share"):
+            page.goto(url)
+            problems = accessibility_problems(page)
+            if problems:
+                found[f"{url} ({scheme})"] = problems
+    assert found == {}
