@@ -105,6 +105,9 @@ def test_contracts_nils_bags_and_a_set_on_the_sheet(table, app):
     assert f"Contracts: {US} 7 · {THEM} 4 · tricks: 0 of 13" in page
     assert '<span class="pill bid">nil</span>' in row_of(page, "tricks", "Ben")
     assert '<span class="pill bid">bid 4</span>' in row_of(page, "tricks", "Dee")
+    # Only a nil is made by an exact count (the script ticks it); a contract is the team's.
+    assert 'data-bid="0"' in row_of(page, "tricks", "Ben").split(">")[0]
+    assert "data-bid" not in row_of(page, "tricks", "Dee").split(">")[0]
     assert "Spades are always trump." in page
     assert tricks(table, game, 1, {0: 4, 1: 1, 2: 4, 3: 4}).status_code == 302
     page = table.get(f"/games/{game}").text
