@@ -119,3 +119,13 @@ def test_no_serious_accessibility_problem_on_spades_pages(axe_phone):
             if problems:
                 found[f"{url} ({scheme})"] = problems
     assert found == {}
+
+
+def test_on_a_small_phone_the_status_and_save_stay_in_view(small_phone):
+    sign_up(small_phone)
+    add_players(small_phone, *FOUR)
+    start_game(small_phone)
+    small_phone.evaluate("window.scrollTo(0, 0)")
+    assert in_view(small_phone, small_phone.locator("[data-status]"))
+    assert in_view(small_phone, small_phone.get_by_role("button", name="Save bids"))
+    screenshot(small_phone, "spades-small")

@@ -30,6 +30,7 @@ from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.base import whole_number
+from scorekeeper.games.bidding import made_note
 
 #: Most cards in a hand by player count (the seeds' table).
 MAX_CARDS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
@@ -190,11 +191,7 @@ class OhHell(GameRules):
         return reminders
 
     def standing_note(self, state: State, side: str) -> str | None:
-        scored = [hand for hand in state.hands if hand.info.get("made")]
-        if not scored:
-            return None
-        made = sum(1 for hand in scored if hand.info["made"][side])
-        return f"made {made} of {len(scored)}"
+        return made_note(state, side)
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         bids, tricks = hand.input["bids"], hand.input["tricks"]
