@@ -60,7 +60,7 @@ def cell(page: str, number: int, side: str) -> str:
 def test_spades_is_set_up_for_four_in_partnerships(table, app):
     assert "Spades" in table.get("/games/new").text
     form = table.get("/games/new?game=spades")
-    for label in ("Points to win", "Blind nil", "Bag penalty", "Set out at -200"):
+    for label in ("Points to win", "Blind nil", "Bag penalty", "Set out at −200"):
         assert label in form.text
     game = start(table, app, dealer="Dee", target=300)
     assert stored(app, game).options == {

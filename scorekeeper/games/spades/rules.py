@@ -138,6 +138,7 @@ class Spades(GameRules):
         ]
 
     def describe(self, options: Mapping[str, Any], player_count: int | None = None) -> list[str]:
+        options = {**self.defaults(4), **options}
         lines = [
             _("Partners sit opposite: seats 1 and 3 against 2 and 4."),
             _(
