@@ -1,5 +1,6 @@
-// Oh Hell: the status line kept right as bids and tricks are tapped, and the dealer's
-// forbidden bid under the hook. The page works without this file (the server says the same).
+// The bid-then-take-tricks games (Oh Hell, Wizard, Spades): the status line kept right as bids
+// and tricks are tapped, and the dealer's forbidden bid under the hook. The pages work without
+// this file (the server says the same).
 "use strict";
 
 (function () {
