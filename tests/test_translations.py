@@ -457,6 +457,30 @@ def test_a_bengali_page_shows_bengali_digits_and_month(app):
     assert BENGALI_DIGITS & set(re.sub(r"<[^>]+>", "", game_page))
 
 
+def test_a_bengali_bid_game_page_writes_bengali_digits_in_its_sheet_and_its_words(app):
+    """Spades in Bengali: the sheet's contract/tricks, and the tricks form's sentences for the
+    script (data-words, plain text: a team's "&" is not escaped twice)."""
+    import html
+    import json
+
+    client = logged_in_client(app)
+    seats = {name: seat for seat, name in enumerate(PLAYERS[:4], 1)}
+    number = game_id(start_game(client, app, "spades", seats))
+    page = f"/games/{number}"
+    bids = {"phase": "bids", "number": "1", "bid-0": "3", "bid-1": "0", "bid-2": "4", "bid-3": "4"}
+    assert client.post(f"{page}/hands", data=bids).status_code == 302
+    client.get("/language/bn?next=/")
+    playing = client.get(page).text
+    found = re.search(r'data-tricks-form[^>]*data-words="([^"]+)"', playing, re.S)
+    words = json.loads(html.unescape(found.group(1)))
+    assert "{taken}" in words["done"] and "&amp;" not in words["done"]
+    assert "১৩" in words["done"]  # "of 13" in Bengali digits
+    tricks = {"phase": "tricks", "trick-0": "4", "trick-1": "1", "trick-2": "4", "trick-3": "4"}
+    assert client.post(f"{page}/hands/1", data=tricks).status_code == 302
+    sheet = client.get(page).text
+    assert re.search(r'<span class="bt"[^>]*>৭/৮</span>', sheet)
+
+
 @pytest.mark.parametrize("language", ["su", "lo", "bn"])
 def test_the_main_pages_answer_in_each_language(app, language):
     client = logged_in_client(app)
