@@ -203,7 +203,7 @@ def _empty(kind: str) -> dict:
         "oh_hell": ["bids", "bids_made", "zero_bids", "zero_bids_made"],
         "pitch": ["hands_pitched", "pitches_made", "pitches_set"],
         "oklahoma_gin": ["rounds_won", "gins", "undercuts", "undercut"],
-    }.get(kind, [fact.key for fact in GAMES[kind].rules.facts])  # games this history skips
+    }.get(kind) or [fact.key for fact in GAMES[kind].rules.facts]  # games not in the history
     base.update(dict.fromkeys(extra, 0))
     if kind == "oklahoma_gin":
         base["head_to_head"] = {}

@@ -37,7 +37,7 @@ TRANSLATIONS = ROOT / "scorekeeper" / "translations"
 
 #: Game folders whose words are not marked yet (their pages are expected to fail). The lead
 #: empties this set as each folder is marked.
-NOT_YET_MARKED = {"pitch", "oklahoma_gin", "wizard", "spades", "hearts", "score_pad"}
+NOT_YET_MARKED = {"pitch", "oklahoma_gin", "hearts", "score_pad"}
 
 OPEN, CLOSE = "⟦", "⟧"
 PLAYERS = ("Ann", "Ben", "Cy", "Dee", "Eve")
@@ -54,7 +54,8 @@ def pseudo_translations(tmp_path_factory) -> Path:
     pot = folder / "messages.pot"
     CommandLineInterface().run(
         ["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), "-k", "_", "-k", "N_",
-         "-k", "ngettext:1,2", "-k", "lazy_gettext", "--no-location", "-o", str(pot), str(ROOT)]
+         "-k", "ngettext:1,2", "-k", "lazy_gettext", "-k", "lazy_ngettext:1,2",
+         "--no-location", "-o", str(pot), str(ROOT)]
     )  # fmt: skip
     with pot.open("rb") as handle:
         template = read_po(handle)
@@ -302,6 +303,45 @@ def test_each_game_s_pages_are_marked(pseudo_app, key, request):
     assert_marked(client.get(f"/stats/{key}"))
 
 
+@pytest.mark.parametrize(
+    ("key", "bids", "tricks", "refused"),
+    [
+        # Wizard, 3 players, round 1 (1 card): Ben and Cy bid 0, Ann (the dealer) 0 too.
+        ("wizard", {0: 0, 1: 0, 2: 0}, {0: 1, 1: 0, 2: 0}, {0: 1, 1: 1, 2: 1}),
+        # Spades, 4 players: Ben bids nil; the tricks add up to 13.
+        ("spades", {0: 3, 1: 0, 2: 4, 3: 4}, {0: 4, 1: 1, 2: 4, 3: 4}, {0: 4, 1: 4, 2: 4, 3: 4}),
+    ],
+)
+def test_a_bid_game_s_pages_mid_game_are_marked(pseudo_app, key, bids, tricks, refused):
+    """Wizard's and Spades' pages once bids and tricks are in: the tricks form, the sheet, a
+    correction, the shared view, the history and the refusals."""
+    client = logged_in_client(pseudo_app)
+    seats = {name: seat for seat, name in enumerate(PLAYERS[: len(bids)], 1)}
+    number = game_id(start_game(client, pseudo_app, key, seats))
+    page = f"/games/{number}"
+
+    def form(phase, values, **extra):
+        return {"phase": phase, **extra, **{f"{phase[:-1]}-{s}": str(v) for s, v in values.items()}}
+
+    typo = client.post(f"{page}/hands", data=form("bids", {0: "x"}, number="1"))
+    assert typo.status_code in (400, 422)
+    assert_marked(typo, typo.status_code)
+    assert client.post(f"{page}/hands", data=form("bids", bids, number="1")).status_code == 302
+    tricks_page = client.get(page)
+    assert "data-tricks-form" in tricks_page.text
+    assert_marked(tricks_page)
+    assert_marked(client.post(f"{page}/hands/1", data=form("tricks", refused)), 422)
+    assert client.post(f"{page}/hands/1", data=form("tricks", tricks)).status_code == 302
+    assert client.post(f"{page}/hands", data=form("bids", bids, number="2")).status_code == 302
+    for path in (page, f"{page}/hands/1/edit", f"{page}/table", f"/history/games/{number}"):
+        assert_marked(client.get(path))
+    assert client.post(f"{page}/share").status_code == 302
+    manage = client.get(f"{page}/share").text
+    link = re.search(r'class="share-url"><a href="http://localhost([^"]+)"', manage).group(1)
+    assert_marked(pseudo_app.test_client().get(link))
+    assert_marked(client.get(f"/stats/{key}"))
+
+
 def test_the_detector_finds_unmarked_text():
     """The detector itself: text outside the markers is found, inside it is not."""
     page = (
@@ -415,6 +455,30 @@ def test_a_bengali_page_shows_bengali_digits_and_month(app):
     # Ann bid 1 and took 1 in a 1-card hand: 11 points, her total in Bengali digits.
     assert 'data-total="Ann">১১' in game_page
     assert BENGALI_DIGITS & set(re.sub(r"<[^>]+>", "", game_page))
+
+
+def test_a_bengali_bid_game_page_writes_bengali_digits_in_its_sheet_and_its_words(app):
+    """Spades in Bengali: the sheet's contract/tricks, and the tricks form's sentences for the
+    script (data-words, plain text: a team's "&" is not escaped twice)."""
+    import html
+    import json
+
+    client = logged_in_client(app)
+    seats = {name: seat for seat, name in enumerate(PLAYERS[:4], 1)}
+    number = game_id(start_game(client, app, "spades", seats))
+    page = f"/games/{number}"
+    bids = {"phase": "bids", "number": "1", "bid-0": "3", "bid-1": "0", "bid-2": "4", "bid-3": "4"}
+    assert client.post(f"{page}/hands", data=bids).status_code == 302
+    client.get("/language/bn?next=/")
+    playing = client.get(page).text
+    found = re.search(r'data-tricks-form[^>]*data-words="([^"]+)"', playing, re.S)
+    words = json.loads(html.unescape(found.group(1)))
+    assert "{taken}" in words["done"] and "&amp;" not in words["done"]
+    assert "১৩" in words["done"]  # "of 13" in Bengali digits
+    tricks = {"phase": "tricks", "trick-0": "4", "trick-1": "1", "trick-2": "4", "trick-3": "4"}
+    assert client.post(f"{page}/hands/1", data=tricks).status_code == 302
+    sheet = client.get(page).text
+    assert re.search(r'<span class="bt"[^>]*>৭/৮</span>', sheet)
 
 
 @pytest.mark.parametrize("language", ["su", "lo", "bn"])

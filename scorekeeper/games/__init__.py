@@ -22,6 +22,8 @@ INSTALLED = (
     "oh_hell",
     "pitch",
     "oklahoma_gin",
+    "wizard",
+    "spades",
     "hearts",
     "score_pad",
 )

@@ -30,6 +30,8 @@ from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.base import whole_number
+from scorekeeper.games.bidding import balance_words
+from scorekeeper.games.bidding import made_note
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
@@ -149,15 +151,6 @@ def bid_balance(total: int, cards: int) -> str:
     return "even"
 
 
-def balance_words(total: int, cards: int) -> str:
-    """``bid_balance`` in the reader's language: "2 over", "1 under" or "even"."""
-    if total > cards:
-        return _("%(count)s over", count=total - cards)
-    if total < cards:
-        return _("%(count)s under", count=cards - total)
-    return _("even")
-
-
 def _join(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
@@ -206,11 +199,7 @@ class OhHell(GameRules):
     def standing_note(
         self, state: State, side: str, options: Mapping[str, Any] | None = None
     ) -> str | None:
-        scored = [hand for hand in state.hands if hand.info.get("made")]
-        if not scored:
-            return None
-        made = sum(1 for hand in scored if hand.info["made"][side])
-        return _("made %(made)s of %(hands)s", made=made, hands=len(scored))
+        return made_note(state, side)
 
     def balance_text(self, total: int, cards: int) -> str:
         """How the bids compare with the cards, for the pages: "2 over"."""

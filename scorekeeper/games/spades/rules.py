@@ -107,6 +107,7 @@ class Spades(GameRules):
     hand_word = N_("Hand")
     name_maps = ("bids", "tricks")
     name_lists = ("blind_nil",)
+    plays_in_teams = True
     facts = (
         Fact("contracts", N_("Contracts bid")),
         Fact("contracts_made", N_("Contracts made")),
@@ -121,12 +122,60 @@ class Spades(GameRules):
         Stat(N_("Contracts made"), "contracts_made", out_of="contracts"),
         Stat(N_("Nil bids made"), "nils_made", out_of="nils"),
         Stat(N_("Blind nil bids made"), "blind_nils_made", out_of="blind_nils"),
-        Stat(N_("Bags per game"), "bags", per="played"),
+        Stat(N_("Bags"), "bags", per="played"),
         Stat(N_("Bag penalties"), "bag_penalties", per="played"),
-        Stat(N_("Points per hand"), "points", per="hands"),
+        # (The statistics page adds the points per hand for every game.)
     )
 
     # Self-description ---------------------------------------------------------------------
+
+    def reminders(self, options: Mapping[str, Any]) -> list[str]:
+        return [
+            _(
+                "Spades are always trump. Follow suit if you can: the highest spade wins, else "
+                "the highest card of the suit led."
+            )
+        ]
+
+    def describe(self, options: Mapping[str, Any], player_count: int | None = None) -> list[str]:
+        options = {**self.defaults(4), **options}
+        lines = [
+            _("Partners sit opposite: seats 1 and 3 against 2 and 4."),
+            _(
+                "Contract made: 10 per trick bid + 1 per trick over (a bag). Set: −10 per "
+                "trick bid. Nil: +100 or −100; a failed nil's tricks are bags."
+            ),
+            _("The first team to %(target)s wins; both over it: the higher total.",
+              target=options["target"]),
+        ]  # fmt: skip
+        if options.get("blind_nil"):
+            lines.append(
+                _(
+                    "Blind nil (+200 or −200) only while the team is %(behind)s or more behind.",
+                    behind=BLIND_NIL_BEHIND,
+                )
+            )
+        if options.get("bag_penalty"):
+            lines.append(_("Every 10 bags cost 100 points."))
+        if options.get("set_out"):
+            lines.append(_("A team at %(floor)s or below loses at once.", floor=SET_OUT))
+        return lines
+
+    def page_context(self, setup: Setup) -> dict[str, Any]:
+        """The team each player scores for (``side_of[name]``)."""
+        sides = self.sides(setup.players, setup.options)
+        side_of = self.side_of_seat(setup.options, len(setup.players))
+        return {"side_of": {name: sides[side_of[seat]] for seat, name in enumerate(setup.players)}}
+
+    def standing_note(
+        self, state: State, side: str, options: Mapping[str, Any] | None = None
+    ) -> str | None:
+        """The bags a team carries, once a hand is scored."""
+        scored = [hand for hand in state.hands if hand.status == "scored"]
+        if not scored:
+            return None
+        bags = scored[-1].info["bags_total"][side]
+        return ngettext("%(num)s bag", "%(num)s bags", bags)
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [

@@ -35,6 +35,8 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
+from scorekeeper.games.bidding import balance_words
+from scorekeeper.games.bidding import made_note
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
@@ -102,11 +104,71 @@ class Wizard(GameRules):
     stats = (
         Stat(N_("Bids made"), "bids_made", out_of="bids"),
         Stat(N_("Zero bids made"), "zero_bids_made", out_of="zero_bids"),
-        Stat(N_("Tricks off the bid per round"), "tricks_off", per="hands"),
-        Stat(N_("Points per round"), "points", per="hands"),
+        # (The statistics page adds the points per round for every game.)
+        Stat(N_("Tricks off the bid"), "tricks_off", per="played"),
     )
 
     # Self-description ---------------------------------------------------------------------
+
+    def schedule(self, setup: Setup) -> list[int]:
+        """Round k deals k cards, up to 60 / players."""
+        return list(range(1, rounds_for(len(setup.players)) + 1))
+
+    def reminders(self, options: Mapping[str, Any]) -> list[str]:
+        return [
+            _(
+                "A Wizard may always be played and wins the trick (the first Wizard played); "
+                "a Jester may always be played and loses it. Otherwise follow suit if you can: "
+                "the highest trump wins, else the highest card of the suit led."
+            )
+        ]
+
+    def describe(self, options: Mapping[str, Any], player_count: int | None = None) -> list[str]:
+        lines = []
+        if player_count:
+            rounds = rounds_for(player_count)
+            lines.append(
+                _(
+                    "%(rounds)s rounds: round 1 deals 1 card, each round one more, the last "
+                    "%(rounds)s (every card, so no trump).",
+                    rounds=rounds,
+                )
+            )
+        lines.append(
+            _(
+                "Exact bid: %(bonus)s + %(trick)s per trick. Missed: −%(penalty)s per trick off.",
+                bonus=MADE_BONUS,
+                trick=TRICK_VALUE,
+                penalty=MISS_PENALTY,
+            )
+        )
+        if options.get("bids_may_not_equal"):
+            smallest = options.get("hook_min_cards", 1)
+            if smallest > 1:
+                lines.append(
+                    _(
+                        "From %(cards)s cards on the bids may not add up to the cards: the "
+                        "dealer may not bid the value that would make them equal.",
+                        cards=smallest,
+                    )
+                )
+            else:
+                lines.append(
+                    _(
+                        "The bids may not add up to the cards: the dealer may not bid the "
+                        "value that would make them equal."
+                    )
+                )
+        return lines
+
+    def standing_note(
+        self, state: State, side: str, options: Mapping[str, Any] | None = None
+    ) -> str | None:
+        return made_note(state, side)
+
+    def balance_text(self, total: int, cards: int) -> str:
+        """How the bids compare with the cards, for the pages: "2 over"."""
+        return balance_words(total, cards)
 
     def option_specs(self, player_count: int) -> list[Option]:
         count = min(max(player_count, self.min_players), self.max_players)

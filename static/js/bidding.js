@@ -1,11 +1,12 @@
-// Oh Hell: the status line kept right as bids and tricks are tapped, and the dealer's
-// forbidden bid under the hook. The page works without this file (the server says the same).
+// The bid-then-take-tricks games (Oh Hell, Wizard, Spades): the status line kept right as bids
+// and tricks are tapped, and the dealer's forbidden bid under the hook. The pages work without
+// this file (the server says the same).
 "use strict";
 
 (function () {
-  const plural = (count, one, many) => `${count} ${count === 1 ? one : many}`;
   // The page's words (data-words: whole sentences in the reader's language, with {names}
-  // to fill in) and its digits (Intl writes Bengali digits for a Bengali page).
+  // to fill in) and its digits (Intl writes Bengali digits for a Bengali page). A form
+  // without them keeps the server's words as they are.
   const digits = new Intl.NumberFormat(document.documentElement.lang || "en", { useGrouping: false });
   const fill = (text, values) =>
     text.replace(/\{(\w+)\}/g, (whole, key) =>
@@ -61,16 +62,8 @@
         status.textContent = missing
           ? fill((next ? words.so_far_next : words.so_far)[missing], { sum: total, name: next || "" })
           : fill(words.total, { total, balance });
-        status.classList.toggle("bad", clash);
-      } else if (status) {
-        const diff = total - cards;
-        const balance = diff === 0 ? "even" : diff > 0 ? `${diff} over` : `${-diff} under`;
-        status.textContent = missing
-          ? `Bids so far ${total} for ${plural(cards, "card", "cards")} · ${missing} still to bid` +
-            (next ? ` · ${next} next` : "")
-          : `Bids total ${total} for ${plural(cards, "card", "cards")}: ${balance}`;
-        status.classList.toggle("bad", clash);
       }
+      if (status) status.classList.toggle("bad", clash);
       if (!hook || !dealerRow) return;
       dealerRow.querySelectorAll('input[name^="bid-"]').forEach((input) => {
         const isForbidden = forbidden !== null && Number(input.value) === forbidden;
@@ -78,15 +71,8 @@
         input.disabled = isForbidden && !input.checked;
       });
       const note = dealerRow.querySelector("[data-forbidden-note]");
-      if (note && forbidden !== null && forbidden >= 0 && forbidden <= cards) {
-        const name = dealerRow.dataset.player;
-        if (words) {
-          note.textContent = fill(clash ? words.clash : words.forbidden, { bid: forbidden });
-        } else {
-          note.textContent = clash
-            ? `${name} may not bid ${forbidden} (the hook): choose another bid.`
-            : `${name} may not bid ${forbidden} (the hook).`;
-        }
+      if (note && words && forbidden !== null && forbidden >= 0 && forbidden <= cards) {
+        note.textContent = fill(clash ? words.clash : words.forbidden, { bid: forbidden });
         note.classList.add("known");
       }
       dealerRow.classList.toggle("has-error", clash);
@@ -101,7 +87,6 @@
     const status = form.querySelector("[data-status]");
     const rows = [...form.querySelectorAll("li.row[data-seat]")];
     const words = wordsOf(form);
-    const lead = status ? status.textContent.split(" · tricks")[0] : "";
     const update = () => {
       let total = 0;
       let missing = 0;
@@ -115,12 +100,7 @@
       if (words) {
         const said = missing ? words.to_go[missing] : rest > 0 ? words.short[rest] : words.done;
         status.textContent = fill(said || words.done, { taken: total });
-        status.classList.toggle("bad", total > cards || (!missing && total !== cards));
-        return;
       }
-      status.textContent = `${lead} · tricks: ${total} of ${cards}` +
-        (missing ? ` · ${missing} to go` : "") +
-        (rest > 0 && !missing ? ` · ${plural(rest, "trick", "tricks")} missing` : "");
       status.classList.toggle("bad", total > cards || (!missing && total !== cards));
     };
     form.addEventListener("change", update);
