@@ -4,12 +4,17 @@ and lazy labels turned into the reader's language in JSON answers."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
+
+from babel.support import Translations
 
 from scorekeeper.games import i18n as rules_i18n
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import lazy_ngettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
+
+TRANSLATIONS = Path(__file__).resolve().parent.parent / "scorekeeper" / "translations"
 
 
 def test_plurals_keep_every_placeholder_and_write_the_reader_s_digits(app):
@@ -45,4 +50,8 @@ def test_a_rules_refusal_in_the_api_follows_accept_language_and_keeps_its_code(a
     assert english["code"] == bengali["code"] == "bid_invalid"
     assert english["field"] == bengali["field"] == "bid"
     assert "Ben’s bid must be from 1 to 4." in english["message"]
-    assert "Ben’s bid must be from ১ to ৪." in bengali["message"]
+    # The Bengali sentence is the catalog's, filled with Bengali digits.
+    translations = Translations.load(str(TRANSLATIONS), ["bn"])
+    sentence = translations.gettext("%(name)s’s bid must be from %(low)s to %(high)s.")
+    assert sentence != "%(name)s’s bid must be from %(low)s to %(high)s."
+    assert sentence % {"name": "Ben", "low": "১", "high": "৪"} in bengali["message"]
