@@ -10,10 +10,12 @@ totals in the language's digits (Bengali writes ০-৯).
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 from babel.support import Translations
 from markupsafe import Markup
 
@@ -78,6 +80,26 @@ def said_plural(language: str, one: str, many: str, count: int, **params) -> str
     return fill(language, translations.ungettext(one, many, count), {"num": count, **params})
 
 
+@functools.cache
+def untranslated(language: str) -> tuple[str, ...]:
+    """The catalog's sentences still without a translation (placeholders and one-word
+    messages aside: those cannot be told apart from names and numbers on a page)."""
+    with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        po = read_po(handle)
+    return tuple(
+        message.id
+        for message in po
+        if isinstance(message.id, str)
+        and not message.string
+        and "%(" not in message.id
+        and " " in message.id.strip()
+    )
+
+
+def english_left(text: str, language: str) -> list[str]:
+    return [message for message in untranslated(language) if message in text]
+
+
 # Reading a page -------------------------------------------------------------------------
 
 
@@ -98,13 +120,17 @@ def totals(html: str) -> dict[str, str]:
     }
 
 
-def assert_page(response, language: str, *texts: str, status: int = 200) -> str:
-    """The page answered in ``language`` and shows each of ``texts``; its text is returned."""
+def assert_page(response, language: str, *texts: str, status: int = 200, whole=True) -> str:
+    """The page answered in ``language`` and shows each of ``texts`` (and, if ``whole``, no
+    sentence of the catalog left in English); its text is returned."""
     assert response.status_code == status, response.text[:2000]
     assert html_lang(response.text) == language
     text = shown_text(response.text)
     for expected in texts:
         assert expected in text, f"{expected!r} not on {response.request.path}"
+    if whole:
+        left = english_left(text, language)
+        assert not left, f"English left on {response.request.path}: {left}"
     return text
 
 
@@ -179,6 +205,15 @@ def score_pad_hand(client, game):
     return client.post(f"/games/{game}/hands", data=points), [5, -3, 12]
 
 
+#: The label of the button that saves the first step of each game's first hand.
+SAVE_LABELS = {
+    "oh_hell": ("Save bids", {}),
+    "pitch": ("Save the auction", {}),
+    "oklahoma_gin": ("Save round %(number)s", {"number": 1}),
+    "hearts": ("Save hand %(number)s", {"number": 1}),
+    "score_pad": ("Save round %(number)s", {"number": 1}),
+}
+
 HANDS = {
     "oh_hell": oh_hell_hand,
     "pitch": pitch_hand,
@@ -225,18 +260,30 @@ def test_start_each_game_and_enter_a_hand(app, table, language, key):
     game = new_game(table, app, key, language)
     seats = seats_for(key, language)
     page = table.get(f"/games/{game}")
-    assert_page(page, language, said(language, GAMES[key].title.message), *seats)
+    title = said(language, GAMES[key].title.message)
+    text = assert_page(page, language, title, *seats, whole=False)
+    pending = english_left(text, language)
+    if key in SAVE_LABELS:
+        label, params = SAVE_LABELS[key]
+        if label in catalog(language)._catalog:
+            assert said(language, label, **params) in text
+        else:
+            pending.append(label)
     if key not in HANDS:
         return  # a game added after this test: started and shown, its hand not known here
     saved, expected = HANDS[key](table, game)
     assert saved.status_code == 302, saved.text[:2000]
     page = table.get(f"/games/{game}")
-    assert_page(page, language, *seats)
+    assert_page(page, language, *seats, whole=False)
     shown = totals(page.text)
     for name, total in zip(seats, expected, strict=False):
         assert shown[name] == written(language, total), (name, shown)
     if language == "bn":
         assert all(set(value) <= BENGALI_DIGITS | {"−"} for value in shown.values()), shown
+    pending += english_left(shown_text(page.text), language)
+    if pending:
+        # Everything above holds; what is left is the catalog's to translate.
+        pytest.xfail(f"not yet translated into {language}: {sorted(set(pending))[:8]}")
 
 
 def test_an_oh_hell_hand_and_its_refusal(app, table, language):
