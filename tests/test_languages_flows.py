@@ -408,3 +408,33 @@ def test_an_api_bid_refusal_names_the_player_as_typed(app, account, api_language
     assert name in error["message"]
     assert error["message"].startswith(said(api_language, "Hand %(number)s: %(problem)s",
                                              number=1, problem=""))  # fmt: skip
+
+
+@pytest.mark.parametrize("language", ["bn"])
+def test_a_bengali_game_page_writes_every_number_in_bengali_digits(app, table, language):
+    """Numbers the app writes (hands, cards, totals, the rules' summary) are in ০-৯; only
+    what the table typed (a name's 2) keeps its digits."""
+    game = new_game(table, app, "oh_hell", language)
+    oh_hell_hand(table, game)
+    found = {}
+    for path in (f"/games/{game}", f"/history/games/{game}", "/stats/", "/games/new?game=oh_hell"):
+        text = shown_text(table.get(path).text).replace(OWN_NAMES[language], "")
+        pattern = r"(\S+ )?(?<![\w.])([0-9]+)(?![\w.])( ?\S+)?"
+        for before, digits, after in re.findall(pattern, text):
+            found.setdefault((before + digits, digits + after), path)
+    # Digits written in the catalog's translations themselves ("আসন 1 থেকে") are the
+    # translators' to change; any other is the app's and fails.
+    in_catalog = [
+        re.sub(r"%\(\w+\)s", "", message)
+        for message in catalog(language)._catalog.values()
+        if isinstance(message, str)
+    ]
+    by_app = [
+        f"{path}: {' / '.join(pieces)}"
+        for pieces, path in found.items()
+        if not any(piece in message for piece in pieces for message in in_catalog)
+    ]
+    assert not by_app
+    if found:
+        shown = sorted(piece for piece, _ in found)[:8]
+        pytest.xfail(f"ASCII digits in the Bengali translations: {shown}")
