@@ -7,6 +7,7 @@ with the language). English is the fallback.
 
 from __future__ import annotations
 
+import functools
 import math
 import unicodedata
 from datetime import date
@@ -56,13 +57,30 @@ def select_locale() -> str:
 
 
 def locale_code() -> str:
-    return str(get_locale() or "en")
+    """The reader's language code, looked up once per request (a page asks hundreds of times)."""
+    if not has_request_context():
+        return str(get_locale() or "en")
+    known = request.environ.get("scorekeeper.locale")
+    if known is None:
+        known = request.environ["scorekeeper.locale"] = str(get_locale() or "en")
+    return known
+
+
+def _translations():
+    """The reader's catalog, looked up once per request."""
+    if not has_request_context():
+        return get_translations()
+    known = request.environ.get("scorekeeper.translations")
+    if known is None:
+        known = request.environ["scorekeeper.translations"] = get_translations()
+    return known
 
 
 #: The script of each numbering system CLDR gives a language (Babel itself writes 0-9 only).
 DIGIT_SCRIPTS = {"beng": "BENGALI", "laoo": "LAO", "deva": "DEVANAGARI", "arab": "ARABIC-INDIC"}
 
 
+@functools.cache
 def digits_of(code: str) -> str | None:
     """The digits the locale writes numbers with when CLDR says they are not 0-9."""
     system = getattr(Locale.parse(code), "default_numbering_system", "latn")
@@ -73,9 +91,15 @@ def digits_of(code: str) -> str | None:
     return "".join(chr(zero + offset) for offset in range(10))
 
 
-def _native_digits(text: str, code: str) -> str:
+@functools.cache
+def _digit_table(code: str) -> dict[int, int] | None:
     digits = digits_of(code)
-    return text.translate(str.maketrans("0123456789", digits)) if digits else text
+    return str.maketrans("0123456789", digits) if digits else None
+
+
+def _native_digits(text: str, code: str) -> str:
+    table = _digit_table(code)
+    return text.translate(table) if table else text
 
 
 def number(value) -> str:
@@ -124,13 +148,13 @@ def day(value: date | datetime, form: str = "full") -> str:
 
 def gettext(message: str) -> str:
     """``message`` in the reader's language, placeholders left as they are."""
-    return get_translations().ugettext(message)
+    return _translations().ugettext(message)
 
 
 def ngettext(one: str, many: str, count: int) -> str:
     """The form for ``count`` in the reader's language, placeholders left as they are
     (Flask-Babel's own ``ngettext`` fills ``%(num)s`` at once, with ASCII digits)."""
-    return get_translations().ungettext(one, many, count)
+    return _translations().ungettext(one, many, count)
 
 
 def _shown(variables: dict) -> dict:
