@@ -31,6 +31,19 @@ from scorekeeper.text import normalize_line
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
+def suit_word(suit: str | None) -> str | None:
+    """A trump suit as a score sheet (CSV) writes it, in the reader's language ("none": no
+    trump)."""
+    words = {
+        "clubs": lambda: _("Clubs"),
+        "diamonds": lambda: _("Diamonds"),
+        "hearts": lambda: _("Hearts"),
+        "spades": lambda: _("Spades"),
+        "none": lambda: _("No trump"),
+    }
+    return words[suit]() if suit in words else suit
+
+
 class RuleError(Exception):
     """An entry the rules refuse.
 

@@ -29,6 +29,7 @@ from scorekeeper.games.base import collect_options
 from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
+from scorekeeper.games.base import suit_word
 from scorekeeper.games.base import whole_number
 from scorekeeper.games.bidding import balance_words
 from scorekeeper.games.bidding import made_note
@@ -224,7 +225,10 @@ class OhHell(GameRules):
         return columns
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
-        cells = [hand.info["cards"], "none" if hand.info["no_trump"] else hand.input.get("trump")]
+        cells = [
+            hand.info["cards"],
+            suit_word("none" if hand.info["no_trump"] else hand.input.get("trump")),
+        ]
         for name in setup.players:
             cells += [hand.input["bids"].get(name), (hand.input.get("tricks") or {}).get(name)]
         return cells

@@ -35,6 +35,7 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
+from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding import balance_words
 from scorekeeper.games.bidding import made_note
 from scorekeeper.games.i18n import N_
@@ -226,7 +227,7 @@ class Wizard(GameRules):
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
         info = hand.info
-        cells = [info["cards"], NO_TRUMP if info["no_trump"] else info["trump"]]
+        cells = [info["cards"], suit_word(NO_TRUMP if info["no_trump"] else info["trump"])]
         cells.append(info["trump_chosen"])
         for name in setup.players:
             cells += [hand.input["bids"].get(name), (hand.input.get("tricks") or {}).get(name)]
