@@ -68,8 +68,8 @@ class RuleError(Exception):
         self.field = field
         self.hand = hand
         #: The message names its hand itself ("Hand 3 has no tricks yet ..."): the app does not
-        #: put "Hand 3:" before it.
-        self.names_hand = names_hand or str(message).startswith(("Hand ", "Round "))
+        #: put "Hand 3:" before it (said by the rules, so that it holds in every language).
+        self.names_hand = names_hand
 
     @property
     def errors(self) -> list[RuleError]:

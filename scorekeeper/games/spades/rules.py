@@ -432,6 +432,7 @@ class Spades(GameRules):
                         number=number,
                     ),
                     "tricks",
+                    names_hand=True,
                 )
             )
         problems.raise_any()

@@ -325,6 +325,7 @@ class Wizard(GameRules):
                         number=number,
                     ),
                     "tricks",
+                    names_hand=True,
                 )
             )
         if bids_ok and len(bids) == len(players) and hook_applies(options, cards):
@@ -393,6 +394,7 @@ class Wizard(GameRules):
                     number=number,
                 ),
                 "trump_chosen" if chosen and trump not in SUITS else "trump",
+                names_hand=True,
             )
         if chosen and trump == NO_TRUMP:
             raise RuleError(
