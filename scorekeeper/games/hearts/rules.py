@@ -33,6 +33,7 @@ from scorekeeper.games.base import seat_after
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import names
+from scorekeeper.games.readers import POINTS
 from scorekeeper.games.readers import player_numbers
 
 HAND_POINTS = 26
@@ -231,8 +232,7 @@ class Hearts(hooks.HeartsHooks, GameRules):
             "points",
             players,
             problems,
-            noun="points",
-            what="the points",
+            words=POINTS,
             missing_code="missing_points",
             range_code="points_out_of_range",
             high=HAND_POINTS,

@@ -43,6 +43,8 @@ from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.readers import BIDS
+from scorekeeper.games.readers import TRICKS
 from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
 
@@ -288,8 +290,7 @@ class Wizard(GameRules):
             "bids",
             players,
             problems,
-            noun="bid",
-            what="a bid",
+            words=BIDS,
             missing_code="missing_bid",
             range_code="bid_out_of_range",
             high=cards,
@@ -307,8 +308,7 @@ class Wizard(GameRules):
                 "tricks",
                 players,
                 problems,
-                noun="tricks",
-                what="the tricks",
+                words=TRICKS,
                 missing_code="missing_tricks",
                 range_code="tricks_out_of_range",
                 high=cards,
