@@ -835,55 +835,27 @@ def whole_number(
     return value
 
 
-def per_player(
-    entry: Mapping[str, Any], key: str, players: Sequence[str], missing_code: str, what: str
-) -> dict[str, Any]:
-    """The ``{player: value}`` mapping ``entry[key]``, with exactly the table's players."""
-    values = entry.get(key)
-    if values is None or (isinstance(values, Mapping) and not values):
-        raise RuleError(missing_code, _("Enter %(what)s for every player.", what=what), key)
-    if not isinstance(values, Mapping):
-        raise RuleError(
-            "wrong_type", _("%(what)s must be given per player.", what=what.capitalize()), key
-        )
-    for name in values:
-        if name not in players:
-            raise RuleError(
-                "unknown_player",
-                _("%(name)s is not playing in this game.", name=name),
-                f"{key}.{name}",
-            )
-    for name in players:
-        if name not in values or values[name] is None:
-            raise RuleError(
-                missing_code,
-                _("Enter %(what)s for %(name)s.", what=what, name=name),
-                f"{key}.{name}",
-            )
-    return {name: values[name] for name in players}
-
-
 def each_player(
     entry: Mapping[str, Any],
     key: str,
     players: Sequence[str],
     missing_code: str,
-    what: str,
+    words: Any,
     read: Callable[[str, Any], Any],
     partial: bool = False,
 ) -> dict[str, Any]:
     """The ``{player: value}`` mapping ``entry[key]``, each value passed through ``read(name,
-    value)``, in seat order. Unlike ``per_player`` every problem is reported at once: each
-    stranger, each missing player (unless ``partial``) and each value ``read`` refuses."""
+    value)``, in seat order. Every problem is reported at once: each stranger, each missing
+    player (unless ``partial``) and each value ``read`` refuses. ``words`` holds the whole
+    sentences (``every()``, ``per_player()``, ``enter(name)``: a ``readers.NumberWords`` such
+    as ``readers.BIDS``)."""
     values = entry.get(key)
     if values is None or (
         isinstance(values, Mapping) and all(value is None for value in values.values())
     ):
-        raise RuleError(missing_code, _("Enter %(what)s for every player.", what=what), key)
+        raise RuleError(missing_code, words.every(), key)
     if not isinstance(values, Mapping):
-        raise RuleError(
-            "wrong_type", _("%(what)s must be given per player.", what=what.capitalize()), key
-        )
+        raise RuleError("wrong_type", words.per_player(), key)
     problems = Problems()
     for name in values:
         if name not in players:
@@ -902,7 +874,7 @@ def each_player(
                 problems.add(
                     RuleError(
                         missing_code,
-                        _("Enter %(what)s for %(name)s.", what=what, name=name),
+                        words.enter(name),
                         f"{key}.{name}",
                     )
                 )

@@ -18,6 +18,7 @@ from scorekeeper.games.base import whole_number
 from scorekeeper.games.oh_hell.rules import RULES as OH_HELL
 from scorekeeper.games.oklahoma_gin.rules import RULES as GIN
 from scorekeeper.games.pitch.rules import RULES as PITCH
+from scorekeeper.games.readers import BIDS
 
 PLAYERS = ("Ann", "Ben", "Cy")
 
@@ -76,7 +77,7 @@ def test_each_player_reports_every_stranger_missing_player_and_bad_value_at_once
 
     entry = {"bids": {"Ann": 4, "Zed": 1, "Cy": "x"}}
     with pytest.raises(RuleErrors) as caught:
-        each_player(entry, "bids", PLAYERS, "missing_bid", "a bid", read)
+        each_player(entry, "bids", PLAYERS, "missing_bid", BIDS, read)
     assert codes(caught.value) == [
         ("unknown_player", "bids.Zed"),
         ("bid_out_of_range", "bids.Ann"),
@@ -89,11 +90,11 @@ def test_each_player_reports_every_stranger_missing_player_and_bad_value_at_once
         "Enter a bid for Ben.",
         "Cy's bid must be a whole number.",
     ]
-    partial = each_player({"bids": {"Ben": 2}}, "bids", PLAYERS, "missing_bid", "a bid", read, True)
+    partial = each_player({"bids": {"Ben": 2}}, "bids", PLAYERS, "missing_bid", BIDS, read, True)
     assert partial == {"Ben": 2}
     for empty in ({}, {"bids": None}, {"bids": {}}, {"bids": {"Ann": None}}):
         with pytest.raises(RuleError) as caught:
-            each_player(empty, "bids", PLAYERS, "missing_bid", "a bid", read)
+            each_player(empty, "bids", PLAYERS, "missing_bid", BIDS, read)
         assert codes(caught.value) == [("missing_bid", "bids")]
         assert caught.value.message == "Enter a bid for every player."
 
