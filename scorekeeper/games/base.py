@@ -819,19 +819,23 @@ def _check_text_option(spec: Option, value: Any, where: str) -> str:
 
 
 def whole_number(
-    value: Any, what: str, where: str, code: str, low: int = 0, high: int | None = None
+    value: Any,
+    where: str,
+    code: str,
+    low: int = 0,
+    high: int | None = None,
+    *,
+    not_whole: str,
+    out_of_range: str,
 ) -> int:
-    """``value`` as a whole number from ``low`` to ``high``, or a RuleError with ``code``."""
+    """``value`` as a whole number from ``low`` to ``high``; else a RuleError saying the whole
+    sentence ``not_whole`` (code "wrong_type") or ``out_of_range`` (``code``). A game says
+    its own sentences ("Ann's roll must be from 0 to 6."); ``readers.whole_of`` takes them
+    from a ``NumberWords``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("wrong_type", _("%(what)s must be a whole number.", what=what), where)
+        raise RuleError("wrong_type", not_whole, where)
     if value < low or (high is not None and value > high):
-        if high is None:
-            raise RuleError(code, _("%(what)s must be %(low)s or more.", what=what, low=low), where)
-        raise RuleError(
-            code,
-            _("%(what)s must be from %(low)s to %(high)s.", what=what, low=low, high=high),
-            where,
-        )
+        raise RuleError(code, out_of_range, where)
     return value
 
 

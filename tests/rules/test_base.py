@@ -73,7 +73,15 @@ def test_collect_options_keeps_the_good_values_and_records_every_problem():
 
 def test_each_player_reports_every_stranger_missing_player_and_bad_value_at_once():
     def read(name, value):
-        return whole_number(value, f"{name}'s bid", f"bids.{name}", "bid_out_of_range", 0, 3)
+        return whole_number(
+            value,
+            f"bids.{name}",
+            "bid_out_of_range",
+            0,
+            3,
+            not_whole=f"{name}'s bid must be a whole number.",
+            out_of_range=f"{name}'s bid must be from 0 to 3.",
+        )
 
     entry = {"bids": {"Ann": 4, "Zed": 1, "Cy": "x"}}
     with pytest.raises(RuleErrors) as caught:
