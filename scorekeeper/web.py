@@ -126,13 +126,13 @@ class BoundedIntegerConverter(IntegerConverter):
         super().__init__(map, fixed_digits=fixed_digits, min=min, max=max, signed=signed)
 
 
-NUL_IN_QUERY = "The address holds a NUL character (%00): remove it."
+NUL_IN_QUERY = N_("The address holds a NUL character (%00): remove it.")
 
 
 def check_url() -> None:
     """Before every view: no NUL in the path (404) or the query string (400)."""
     if "\x00" in request.path:
-        raise NotFound("That page")
+        raise NotFound(N_("That page was not found."))
     for key, value in request.args.items(multi=True):
         if "\x00" in key or "\x00" in value:
             raise Refusal("wrong_type", NUL_IN_QUERY, None if "\x00" in key else key)

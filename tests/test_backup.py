@@ -284,7 +284,7 @@ DAMAGES = [
     ("too few players", "This game needs 3 to 7 players; 2 chosen."),
     ("same name twice", "two players are called"),
     ("blank name", "Enter a name."),
-    ("tricks do not add up", "(Oh Hell), hand 1: Tricks add up to"),
+    ("tricks do not add up", "(Oh Hell), Hand 1: Tricks add up to"),
     ("hand numbers skip", "the hands are not numbered 1, 2, 3"),
     ("hand is not an object", "hand 1 is not an object"),
     ("missing time", "has no valid “created_at”"),
@@ -746,7 +746,7 @@ def test_a_compressed_file_that_unpacks_too_far_or_is_broken_is_refused(make_app
     assert len(bomb) < 5000  # small on the wire, a megabyte unpacked
     whole = gzip.compress(b'{"format": "scorekeeper-backup", "version": 1}')
     cases = [
-        (bomb, "unpacks to more than the 0.0476837 MB"),
+        (bomb, "unpacks to more than the 0.0477 MB"),
         (whole[: len(whole) // 2], "cut short"),
         (b"\x1f\x8b" + b"not gzip at all", "not a readable gzip file"),
     ]

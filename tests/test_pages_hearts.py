@@ -286,4 +286,4 @@ def test_history_statistics_and_csv(table, app):
     header = rows[0]
     assert "Passing" in header and "Moon" in header and "Ann taken" in header
     second = dict(zip(header, rows[2], strict=False))
-    assert (second["Passing"], second["Moon"], second["Ann taken"]) == ("right", "Ann", "26")
+    assert (second["Passing"], second["Moon"], second["Ann taken"]) == ("Pass right", "Ann", "26")

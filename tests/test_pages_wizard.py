@@ -305,7 +305,7 @@ def test_a_whole_game_to_the_winner_then_history_statistics_and_csv(table, app):
     assert rows[0][:5] == ["Round", "Dealer", "Cards", "Trump", "Dealer chose trump"]
     assert rows[0][5:7] == ["Ann bid", "Ann tricks"]
     assert rows[1][:3] == ["1", "Ann", "1"]
-    assert rows[20][3] == "none"  # the last round has no trump
+    assert rows[20][3] == "No trump"  # the last round has no trump
     assert rows[-1] == ["Winner", winner] + [""] * (len(rows[0]) - 2)
 
 

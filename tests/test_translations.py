@@ -517,3 +517,38 @@ def test_the_main_pages_answer_in_each_language(app, language):
         page = client.get(path)
         assert page.status_code == 200, path
         assert f'<html lang="{language}">' in page.text
+
+
+# The backup's refusals and a game's CSV ---------------------------------------------------
+
+
+def test_a_game_s_csv_and_a_refused_restore_are_marked(pseudo_app):
+    import csv
+    import io
+
+    from tests.conftest import Api
+    from tests.test_api_history import play_oh_hell
+
+    make_account(pseudo_app, USERNAME)
+    api = Api(pseudo_app.test_client(), new_token(pseudo_app.test_client(), USERNAME))
+    state = play_oh_hell(api)
+    sheet = api.client.get(f"/api/v1/games/{state['id']}.csv", headers=api.headers())
+    assert sheet.status_code == 200, sheet.text
+    rows = list(csv.reader(io.StringIO(sheet.text.removeprefix("\ufeff"))))
+    assert rows[0][0] == "⟦Hand⟧" and rows[-1][:2] == ["⟦Winner⟧", "Ann"]
+    cells = [cell for row in rows for cell in row if cell not in PLAYERS]
+    found = [cell for cell in cells if re.search(r"[^\W\d_]{2,}", outside_markers(cell))]
+    assert not found, f"unmarked CSV cells: {found}"
+
+    document = api.client.get("/api/v1/backup", headers=api.headers()).get_json()
+    document["games"][0]["hands"][0]["input"]["tricks"]["Ann"] += 1
+    make_account(pseudo_app, "other-table")
+    other = Api(pseudo_app.test_client(), new_token(pseudo_app.test_client(), "other-table"))
+    for body in (document, {**document, "players": None}):
+        refused = other.client.post("/api/v1/restore", json=body, headers=other.headers())
+        assert refused.status_code == 422, refused.text
+        message = refused.get_json()["errors"][0]["message"]
+        assert refused.get_json()["errors"][0]["code"] == "restore_refused"
+        assert message.startswith("⟦") and "Nothing was restored" in message
+        left = [w for w in re.findall(r"[^\W\d_]{2,}", outside_markers(message))]
+        assert not left, f"unmarked words in {message!r}: {left}"

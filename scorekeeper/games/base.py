@@ -31,6 +31,19 @@ from scorekeeper.text import normalize_line
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
 
+def suit_word(suit: str | None) -> str | None:
+    """A trump suit as a score sheet (CSV) writes it, in the reader's language ("none": no
+    trump)."""
+    words = {
+        "clubs": lambda: _("Clubs"),
+        "diamonds": lambda: _("Diamonds"),
+        "hearts": lambda: _("Hearts"),
+        "spades": lambda: _("Spades"),
+        "none": lambda: _("No trump"),
+    }
+    return words[suit]() if suit in words else suit
+
+
 class RuleError(Exception):
     """An entry the rules refuse.
 
@@ -55,8 +68,8 @@ class RuleError(Exception):
         self.field = field
         self.hand = hand
         #: The message names its hand itself ("Hand 3 has no tricks yet ..."): the app does not
-        #: put "Hand 3:" before it.
-        self.names_hand = names_hand or str(message).startswith(("Hand ", "Round "))
+        #: put "Hand 3:" before it (said by the rules, so that it holds in every language).
+        self.names_hand = names_hand
 
     @property
     def errors(self) -> list[RuleError]:
@@ -806,48 +819,24 @@ def _check_text_option(spec: Option, value: Any, where: str) -> str:
 
 
 def whole_number(
-    value: Any, what: str, where: str, code: str, low: int = 0, high: int | None = None
+    value: Any,
+    where: str,
+    code: str,
+    low: int = 0,
+    high: int | None = None,
+    *,
+    not_whole: str,
+    out_of_range: str,
 ) -> int:
-    """``value`` as a whole number from ``low`` to ``high``, or a RuleError with ``code``."""
+    """``value`` as a whole number from ``low`` to ``high``; else a RuleError saying the whole
+    sentence ``not_whole`` (code "wrong_type") or ``out_of_range`` (``code``). A game says
+    its own sentences ("Ann's roll must be from 0 to 6."); ``readers.whole_of`` takes them
+    from a ``NumberWords``."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("wrong_type", _("%(what)s must be a whole number.", what=what), where)
+        raise RuleError("wrong_type", not_whole, where)
     if value < low or (high is not None and value > high):
-        if high is None:
-            raise RuleError(code, _("%(what)s must be %(low)s or more.", what=what, low=low), where)
-        raise RuleError(
-            code,
-            _("%(what)s must be from %(low)s to %(high)s.", what=what, low=low, high=high),
-            where,
-        )
+        raise RuleError(code, out_of_range, where)
     return value
-
-
-def per_player(
-    entry: Mapping[str, Any], key: str, players: Sequence[str], missing_code: str, what: str
-) -> dict[str, Any]:
-    """The ``{player: value}`` mapping ``entry[key]``, with exactly the table's players."""
-    values = entry.get(key)
-    if values is None or (isinstance(values, Mapping) and not values):
-        raise RuleError(missing_code, _("Enter %(what)s for every player.", what=what), key)
-    if not isinstance(values, Mapping):
-        raise RuleError(
-            "wrong_type", _("%(what)s must be given per player.", what=what.capitalize()), key
-        )
-    for name in values:
-        if name not in players:
-            raise RuleError(
-                "unknown_player",
-                _("%(name)s is not playing in this game.", name=name),
-                f"{key}.{name}",
-            )
-    for name in players:
-        if name not in values or values[name] is None:
-            raise RuleError(
-                missing_code,
-                _("Enter %(what)s for %(name)s.", what=what, name=name),
-                f"{key}.{name}",
-            )
-    return {name: values[name] for name in players}
 
 
 def each_player(
@@ -855,22 +844,22 @@ def each_player(
     key: str,
     players: Sequence[str],
     missing_code: str,
-    what: str,
+    words: Any,
     read: Callable[[str, Any], Any],
     partial: bool = False,
 ) -> dict[str, Any]:
     """The ``{player: value}`` mapping ``entry[key]``, each value passed through ``read(name,
-    value)``, in seat order. Unlike ``per_player`` every problem is reported at once: each
-    stranger, each missing player (unless ``partial``) and each value ``read`` refuses."""
+    value)``, in seat order. Every problem is reported at once: each stranger, each missing
+    player (unless ``partial``) and each value ``read`` refuses. ``words`` holds the whole
+    sentences (``every()``, ``per_player()``, ``enter(name)``: a ``readers.NumberWords`` such
+    as ``readers.BIDS``)."""
     values = entry.get(key)
     if values is None or (
         isinstance(values, Mapping) and all(value is None for value in values.values())
     ):
-        raise RuleError(missing_code, _("Enter %(what)s for every player.", what=what), key)
+        raise RuleError(missing_code, words.every(), key)
     if not isinstance(values, Mapping):
-        raise RuleError(
-            "wrong_type", _("%(what)s must be given per player.", what=what.capitalize()), key
-        )
+        raise RuleError("wrong_type", words.per_player(), key)
     problems = Problems()
     for name in values:
         if name not in players:
@@ -889,7 +878,7 @@ def each_player(
                 problems.add(
                     RuleError(
                         missing_code,
-                        _("Enter %(what)s for %(name)s.", what=what, name=name),
+                        words.enter(name),
                         f"{key}.{name}",
                     )
                 )

@@ -14,15 +14,17 @@ from typing import Any
 from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import per_seat
 from scorekeeper.games.i18n import _
+from scorekeeper.games.readers import BIDS
+from scorekeeper.games.readers import TRICKS
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
     """Bids (phase "bids"), tricks ("tricks") or both ("both", a correction)."""
     entry: dict[str, Any] = {}
     if phase in ("bids", "both"):
-        entry["bids"] = per_seat(form, "bid", players, _("bid"))
+        entry["bids"] = per_seat(form, "bid", players, BIDS.not_whole)
     if phase in ("tricks", "both"):
-        tricks = per_seat(form, "trick", players, _("tricks"))
+        tricks = per_seat(form, "trick", players, TRICKS.not_whole)
         if len(tricks) < len(players):
             missing = next(name for name in players if name not in tricks)
             raise Refusal(

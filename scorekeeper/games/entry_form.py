@@ -6,20 +6,23 @@ One module per game (``read`` and, optionally, ``typed``); the rules do the chec
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 
 from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
-from scorekeeper.games.i18n import _
 
 #: The largest whole number a form field takes (far beyond any score; keeps values in range
 #: of the database's 64-bit integers).
 LARGEST = 10**9
 
 
-def whole_or_none(raw: str | None, what: str, field: str, negative: bool = False) -> int | None:
+def whole_or_none(
+    raw: str | None, not_whole: str, field: str, negative: bool = False
+) -> int | None:
     """A form value as a whole number (below zero too, with ``negative``); blank is None;
-    anything else is refused."""
+    anything else is refused with the whole sentence ``not_whole`` ("The hand number must
+    be a whole number.")."""
     raw = (raw or "").strip()
     if raw == "":
         return None
@@ -27,24 +30,30 @@ def whole_or_none(raw: str | None, what: str, field: str, negative: bool = False
     sign, digits = ("-", raw[1:]) if minus else ("", raw)
     # Only ASCII digits: "²" and "①" pass str.isdigit() but are no whole number.
     if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(LARGEST)):
-        raise Refusal("wrong_type", _("%(what)s must be a whole number.", what=what), field)
+        raise Refusal("wrong_type", not_whole, field)
     value = int(sign + digits)
     if abs(value) > LARGEST:
-        raise Refusal("wrong_type", _("%(what)s must be a whole number.", what=what), field)
+        raise Refusal("wrong_type", not_whole, field)
     return value
 
 
 def per_seat(
-    form: Mapping[str, str], prefix: str, players: list[str], what: str, negative: bool = False
+    form: Mapping[str, str],
+    prefix: str,
+    players: list[str],
+    not_whole: Callable[[str], str],
+    negative: bool = False,
 ) -> dict:
-    """``{name: int}`` for the seats that have a value (blank seats are left out)."""
+    """``{name: int}`` for the seats that have a value (blank seats are left out); a value
+    that is no whole number is refused with the whole sentence ``not_whole(name)`` ("Ann's
+    bid must be a whole number.", such as ``readers.BIDS.not_whole``)."""
     values = {}
     problems: list[Problem] = []
     for seat, name in enumerate(players):
         try:
             value = whole_or_none(
                 form.get(f"{prefix}-{seat}"),
-                _("%(name)s's %(noun)s", name=name, noun=what),
+                not_whole(name),
                 f"{prefix}s.{name}",
                 negative,
             )

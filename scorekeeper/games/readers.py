@@ -2,11 +2,14 @@
 
 Game-neutral helpers for rules modules: ``player_numbers`` reads ``{name: int}`` (bids, tricks,
 points) and adds each player's problem to a ``Problems`` collector instead of stopping at the
-first one, so the table can fix two bad bids in one go. ``join_names`` writes names as English.
+first one, so the table can fix two bad bids in one go, in whole sentences (``NumberWords``).
+``join_names`` writes names as the reader's language does.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
@@ -16,22 +19,85 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.i18n import _
 
 
-def whole(value: Any, what: str, where: str, code: str, low: int | None, high: int | None) -> int:
-    """``value`` as a whole number from ``low`` to ``high`` (either may be None: no bound)."""
+@dataclasses.dataclass(frozen=True)
+class NumberWords:
+    """The whole sentences ``player_numbers`` says about one kind of number (bids, tricks,
+    points), so that each language words them its own way (none is glued from a noun)."""
+
+    #: "Enter a bid for every player."
+    every: Callable[[], str]
+    #: "A bid must be given per player."
+    per_player: Callable[[], str]
+    #: "Enter a bid for Ann."
+    enter: Callable[[str], str]
+    #: "Ann's bid must be a whole number."
+    not_whole: Callable[[str], str]
+    #: "Ann's bid must be 0 or more."
+    at_least: Callable[[str, int], str]
+    #: "Ann's bid must be 7 or less."
+    at_most: Callable[[str, int], str]
+    #: "Ann's bid must be from 0 to 7."
+    between: Callable[[str, int, int], str]
+
+
+BIDS = NumberWords(
+    every=lambda: _("Enter a bid for every player."),
+    per_player=lambda: _("A bid must be given per player."),
+    enter=lambda name: _("Enter a bid for %(name)s.", name=name),
+    not_whole=lambda name: _("%(name)s's bid must be a whole number.", name=name),
+    at_least=lambda name, low: _("%(name)s's bid must be %(low)s or more.", name=name, low=low),
+    at_most=lambda name, high: _("%(name)s's bid must be %(high)s or less.", name=name, high=high),
+    between=lambda name, low, high: _(
+        "%(name)s's bid must be from %(low)s to %(high)s.", name=name, low=low, high=high
+    ),
+)
+TRICKS = NumberWords(
+    every=lambda: _("Enter the tricks for every player."),
+    per_player=lambda: _("The tricks must be given per player."),
+    enter=lambda name: _("Enter the tricks for %(name)s.", name=name),
+    not_whole=lambda name: _("%(name)s's tricks must be a whole number.", name=name),
+    at_least=lambda name, low: _("%(name)s's tricks must be %(low)s or more.", name=name, low=low),
+    at_most=lambda name, high: _(
+        "%(name)s's tricks must be %(high)s or less.", name=name, high=high
+    ),
+    between=lambda name, low, high: _(
+        "%(name)s's tricks must be from %(low)s to %(high)s.", name=name, low=low, high=high
+    ),
+)
+POINTS = NumberWords(
+    every=lambda: _("Enter the points for every player."),
+    per_player=lambda: _("The points must be given per player."),
+    enter=lambda name: _("Enter the points for %(name)s.", name=name),
+    not_whole=lambda name: _("%(name)s's points must be a whole number.", name=name),
+    at_least=lambda name, low: _("%(name)s's points must be %(low)s or more.", name=name, low=low),
+    at_most=lambda name, high: _(
+        "%(name)s's points must be %(high)s or less.", name=name, high=high
+    ),
+    between=lambda name, low, high: _(
+        "%(name)s's points must be from %(low)s to %(high)s.", name=name, low=low, high=high
+    ),
+)
+
+
+def whole_of(
+    value: Any,
+    words: NumberWords,
+    name: str,
+    where: str,
+    code: str,
+    low: int | None,
+    high: int | None,
+) -> int:
+    """``value`` as a whole number from ``low`` to ``high`` (either may be None: no bound),
+    refused in the whole sentences of ``words`` about ``name``'s number."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("wrong_type", _("%(what)s must be a whole number.", what=what), where)
+        raise RuleError("wrong_type", words.not_whole(name), where)
     if (low is not None and value < low) or (high is not None and value > high):
         if high is None:
-            raise RuleError(code, _("%(what)s must be %(low)s or more.", what=what, low=low), where)
+            raise RuleError(code, words.at_least(name, low), where)
         if low is None:
-            raise RuleError(
-                code, _("%(what)s must be %(high)s or less.", what=what, high=high), where
-            )
-        raise RuleError(
-            code,
-            _("%(what)s must be from %(low)s to %(high)s.", what=what, low=low, high=high),
-            where,
-        )
+            raise RuleError(code, words.at_most(name, high), where)
+        raise RuleError(code, words.between(name, low, high), where)
     return value
 
 
@@ -41,8 +107,7 @@ def player_numbers(
     players: Sequence[str],
     problems: Problems,
     *,
-    noun: str,
-    what: str,
+    words: NumberWords,
     missing_code: str,
     range_code: str,
     low: int | None = 0,
@@ -53,23 +118,19 @@ def player_numbers(
 ) -> dict[str, int] | None:
     """The valid numbers of ``entry[key]`` in seat order; each problem goes to ``problems``.
 
-    ``noun`` names one value ("Ann's bid must be ..."), ``what`` asks for one ("Enter a bid
-    for Ann."). Every player needs a value unless ``partial`` (those without one are left out)
+    ``words`` holds the whole sentences about them (``BIDS``, ``TRICKS``, ``POINTS`` or a
+    game's own). Every player needs a value unless ``partial`` (those without one are left out)
     or ``blank`` (they count as that number). Nothing at all (missing, empty, every value
     None) is one ``missing_code`` problem (``empty_message`` says it, if given). Returns None
     when ``entry[key]`` is missing or not a mapping; otherwise the values that passed.
     """
     values = entry.get(key)
     if values is None or (isinstance(values, Mapping) and all(v is None for v in values.values())):
-        message = empty_message or _("Enter %(what)s for every player.", what=what)
+        message = empty_message or words.every()
         problems.add(RuleError(missing_code, message, key))
         return None
     if not isinstance(values, Mapping):
-        problems.add(
-            RuleError(
-                "wrong_type", _("%(what)s must be given per player.", what=what.capitalize()), key
-            )
-        )
+        problems.add(RuleError("wrong_type", words.per_player(), key))
         return None
     for name in values:
         if name not in players:
@@ -88,16 +149,10 @@ def player_numbers(
             if blank is not None:
                 numbers[name] = blank
             elif not partial:
-                problems.add(
-                    RuleError(
-                        missing_code, _("Enter %(what)s for %(name)s.", what=what, name=name), where
-                    )
-                )
+                problems.add(RuleError(missing_code, words.enter(name), where))
             continue
         with problems.check():
-            numbers[name] = whole(
-                value, _("%(name)s's %(noun)s", name=name, noun=noun), where, range_code, low, high
-            )
+            numbers[name] = whole_of(value, words, name, where, range_code, low, high)
     return numbers
 
 

@@ -49,6 +49,9 @@ from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
 from scorekeeper.games import RuleError
 from scorekeeper.games import Setup
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import names as name_list
+from scorekeeper.games.i18n import ngettext
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
@@ -306,7 +309,9 @@ class Damaged(Exception):
 
 
 def refuse(message: str, field: str | None = None) -> Refusal:
-    return Refusal(CODE, f"{message} Nothing was restored.", field)
+    """The refusal of a restore: ``message`` (a whole sentence, in the reader's language)
+    followed by the sentence that nothing was restored."""
+    return Refusal(CODE, _("%(problem)s Nothing was restored.", problem=message), field)
 
 
 def is_empty(account: Account) -> bool:
@@ -331,18 +336,20 @@ def _gunzip(raw: bytes, limit: int) -> bytes:
             length += len(part)
             if length > limit or unpacker.unconsumed_tail:
                 raise refuse(
-                    f"This backup unpacks to more than the {limit / 1024 / 1024:g} MB this "
-                    "server reads."
+                    _(
+                        "This backup unpacks to more than the %(size)s MB this server reads.",
+                        size=round(limit / 1024 / 1024, 4),  # in the reader's digits
+                    )
                 )
             if not unpacker.eof:
-                raise refuse("This compressed backup is cut short (the download did not end?).")
+                raise refuse(_("This compressed backup is cut short (the download did not end?)."))
             out.append(part)
             rest = unpacker.unused_data  # a file of several gzip members
             if rest and not rest.startswith(GZIP_MAGIC):
                 break
     except zlib.error:
         raise refuse(
-            "This file is not a Scorekeeper backup: it is not a readable gzip file."
+            _("This file is not a Scorekeeper backup: it is not a readable gzip file.")
         ) from None
     return b"".join(out)
 
@@ -352,19 +359,30 @@ def _gunzip(raw: bytes, limit: int) -> bytes:
 _FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
-def _describe(char: str) -> str:
+def _holds(char: str, key: str | None = None) -> str:
+    """The whole sentence saying that the backup (or its ``key``) holds ``char``."""
     code = ord(char)
+    params = {"code": f"U+{code:04X}", "key": key}
     if 0xD800 <= code <= 0xDFFF:
-        return f"a lone surrogate (U+{code:04X})"
+        if key is None:
+            return _("This backup is damaged: it holds a lone surrogate (%(code)s).", **params)
+        return _("This backup is damaged: “%(key)s” holds a lone surrogate (%(code)s).", **params)
     if code == 0:
-        return "a NUL character (U+0000)"
-    return f"a control character (U+{code:04X})"
+        if key is None:
+            return _("This backup is damaged: it holds a NUL character (%(code)s).", **params)
+        return _("This backup is damaged: “%(key)s” holds a NUL character (%(code)s).", **params)
+    if key is None:
+        return _("This backup is damaged: it holds a control character (%(code)s).", **params)
+    return _("This backup is damaged: “%(key)s” holds a control character (%(code)s).", **params)
 
 
 #: In JSON text, the only ways to write such a character: an escape (``\\u0000``, ``\\b``) or
 #: the raw character (control characters below U+0020 are no valid JSON).
 _RAW_FORBIDDEN = re.compile("[\x7f-\x9f]")
-TOO_DEEP = "This file is not a Scorekeeper backup: it is nested too deeply."
+
+
+def _too_deep() -> str:
+    return _("This file is not a Scorekeeper backup: it is nested too deeply.")
 
 
 def check_text(document: object, text: str | None = None, max_depth: int = JSON_MAX_DEPTH) -> None:
@@ -391,35 +409,31 @@ def check_text(document: object, text: str | None = None, max_depth: int = JSON_
         item, depth = pop()
         if isinstance(item, dict):
             if depth > max_depth:
-                raise refuse(TOO_DEEP)
+                raise refuse(_too_deep())
             for key, inner in item.items():
                 found = search(key)
                 if found:
-                    raise refuse(f"This backup is damaged: it holds {_describe(found.group())}.")
+                    raise refuse(_holds(found.group()))
                 if isinstance(inner, str):
                     found = search(inner)
                     if found:
-                        raise refuse(
-                            f"This backup is damaged: “{key}” holds {_describe(found.group())}."
-                        )
+                        raise refuse(_holds(found.group(), key))
                 elif isinstance(inner, dict | list):
                     push((inner, depth + 1))
         elif isinstance(item, list):
             if depth > max_depth:
-                raise refuse(TOO_DEEP)
+                raise refuse(_too_deep())
             for inner in item:
                 if isinstance(inner, str):
                     found = search(inner)
                     if found:
-                        raise refuse(
-                            f"This backup is damaged: it holds {_describe(found.group())}."
-                        )
+                        raise refuse(_holds(found.group()))
                 elif isinstance(inner, dict | list):
                     push((inner, depth + 1))
         elif isinstance(item, str):
             found = search(item)
             if found:
-                raise refuse(f"This backup is damaged: it holds {_describe(found.group())}.")
+                raise refuse(_holds(found.group()))
 
 
 def _check_depth(document: object, max_depth: int) -> None:
@@ -430,7 +444,7 @@ def _check_depth(document: object, max_depth: int) -> None:
     while stack:
         item, depth = pop()
         if depth > max_depth:
-            raise refuse(TOO_DEEP)
+            raise refuse(_too_deep())
         values = item.values() if isinstance(item, dict) else item
         for inner in values:
             if isinstance(inner, dict | list):
@@ -446,9 +460,9 @@ def read_document(raw: bytes | str, unpacked_limit: int = MAX_UNPACKED) -> objec
         text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw
         document = json.loads(text)
     except RecursionError:
-        raise refuse(TOO_DEEP) from None
+        raise refuse(_too_deep()) from None
     except (UnicodeDecodeError, ValueError):
-        raise refuse("This file is not a Scorekeeper backup: it is not JSON.") from None
+        raise refuse(_("This file is not a Scorekeeper backup: it is not JSON.")) from None
     check_text(document, text)
     return document
 
@@ -463,29 +477,37 @@ def restore_account(account: Account, document: object) -> dict[str, int]:
     rules refuse.
     """
     if not isinstance(document, Mapping) or document.get("format") != FORMAT:
-        raise refuse("This file is not a Scorekeeper backup.", "format")
+        raise refuse(_("This file is not a Scorekeeper backup."), "format")
     version = document.get("version")
     if version != VERSION:
         raise refuse(
-            f"This backup is in format version {version!r}; this app reads version {VERSION}.",
+            _(
+                "This backup is in format version %(version)s; this app reads version %(known)s.",
+                version=repr(version),
+                known=VERSION,
+            ),
             "version",
         )
     if not is_empty(account):
         raise refuse(
-            "A backup can only be restored into an account with no players, nights or games "
-            "yet; this one already has some. Sign up for a new account and restore there."
+            _(
+                "A backup can only be restored into an account with no players, nights or games "
+                "yet; this one already has some. Sign up for a new account and restore there."
+            )
         )
     try:
         plan = _Plan(document)
     except Damaged as damage:
-        raise refuse(f"This backup is damaged: {damage.message}", damage.where) from None
+        raise refuse(
+            _("This backup is damaged: %(problem)s", problem=damage.message), damage.where
+        ) from None
     try:
         counts = plan.write(account)
         db.session.commit()
     except sa.exc.IntegrityError:
         db.session.rollback()
         raise refuse(
-            "The account received other data while restoring (from another phone?)."
+            _("The account received other data while restoring (from another phone?).")
         ) from None
     except BaseException:
         db.session.rollback()
@@ -495,24 +517,29 @@ def restore_account(account: Account, document: object) -> dict[str, int]:
 
 def _need(container: Mapping[str, Any], key: str, kind: type | tuple, where: str, what: str):
     if key not in container:
-        raise Damaged(f"{where}.{key}", f"{what} has no “{key}”.")
+        raise Damaged(f"{where}.{key}", _("%(what)s has no “%(key)s”.", what=what, key=key))
     value = container[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if (isinstance(value, bool) and bool not in kinds) or not isinstance(value, kinds):
-        raise Damaged(f"{where}.{key}", f"{what}: “{key}” is not {_kind_word(kinds)}.")
+    if (isinstance(value, bool) and kind is not bool) or not isinstance(value, kind):
+        raise Damaged(f"{where}.{key}", _NOT_OF_KIND[kind](what=what, key=key))
     return value
 
 
-def _kind_word(kinds: tuple) -> str:
-    words = {
-        str: "text",
-        int: "a whole number",
-        bool: "true or false",
-        list: "a list",
-        dict: "an object",
-        type(None): "null",
-    }
-    return " or ".join(words.get(kind, kind.__name__) for kind in kinds)
+#: The sentence for a value not of the kind it should be, for each kind.
+_NOT_OF_KIND = {
+    str: lambda **p: _("%(what)s: “%(key)s” is not text.", **p),
+    int: lambda **p: _("%(what)s: “%(key)s” is not a whole number.", **p),
+    bool: lambda **p: _("%(what)s: “%(key)s” is not true or false.", **p),
+    list: lambda **p: _("%(what)s: “%(key)s” is not a list.", **p),
+    dict: lambda **p: _("%(what)s: “%(key)s” is not an object.", **p),
+}
+
+#: The sentence for a missing list of the backup, for each list.
+_MISSING_LIST = {
+    "players": lambda: _("the list of players is missing."),
+    "nights": lambda: _("the list of nights is missing."),
+    "rule_sets": lambda: _("the list of rule sets is missing."),
+    "games": lambda: _("the list of games is missing."),
+}
 
 
 def _list(document: Mapping[str, Any], key: str, optional: bool = False) -> list:
@@ -520,10 +547,13 @@ def _list(document: Mapping[str, Any], key: str, optional: bool = False) -> list
         return []
     value = document.get(key)
     if not isinstance(value, list):
-        raise Damaged(key, f"the list of {key.replace('_', ' ')} is missing.")
+        raise Damaged(key, _MISSING_LIST[key]())
     for index, item in enumerate(value):
         if not isinstance(item, Mapping):
-            raise Damaged(f"{key}[{index}]", f"entry {index + 1} of {key} is not an object.")
+            raise Damaged(
+                f"{key}[{index}]",
+                _("entry %(number)s of “%(key)s” is not an object.", number=index + 1, key=key),
+            )
     return value
 
 
@@ -532,26 +562,78 @@ def _time(container: Mapping[str, Any], key: str, where: str, what: str, optiona
     if value is None and optional:
         return None
     if not isinstance(value, str):
-        raise Damaged(f"{where}.{key}", f"{what} has no valid “{key}” (a date and time).")
+        raise Damaged(
+            f"{where}.{key}",
+            _("%(what)s has no valid “%(key)s” (a date and time).", what=what, key=key),
+        )
     try:
         moment = datetime.fromisoformat(value)
     except ValueError:
-        raise Damaged(f"{where}.{key}", f"{what}: “{value}” is not a date and time.") from None
+        raise Damaged(
+            f"{where}.{key}",
+            _("%(what)s: “%(value)s” is not a date and time.", what=what, value=value),
+        ) from None
     if moment.tzinfo is None:
-        raise Damaged(f"{where}.{key}", f"{what}: “{value}” has no time zone.")
+        raise Damaged(
+            f"{where}.{key}", _("%(what)s: “%(value)s” has no time zone.", what=what, value=value)
+        )
     return moment.astimezone(UTC)
 
 
-def _unique_ids(items: list, where: str, what: str) -> dict[int, Mapping]:
+#: Where in the backup a problem is ("Night 3"), and the sentence for two items of one id.
+_LABELS = {
+    "players": lambda ref: _("Player %(id)s", id=ref),
+    "nights": lambda ref: _("Night %(id)s", id=ref),
+    "rule_sets": lambda ref: _("Rule set %(id)s", id=ref),
+    "games": lambda ref: _("Game %(id)s", id=ref),
+}
+_SAME_ID = {
+    "players": lambda ref: _("two players have the id %(id)s.", id=ref),
+    "nights": lambda ref: _("two nights have the id %(id)s.", id=ref),
+    "rule_sets": lambda ref: _("two rule sets have the id %(id)s.", id=ref),
+}
+
+
+def _unique_ids(items: list, where: str) -> dict[int, Mapping]:
     found: dict[int, Mapping] = {}
     for index, item in enumerate(items):
-        ref = _need(item, "id", int, f"{where}[{index}]", f"{what} {index + 1}")
+        ref = _need(item, "id", int, f"{where}[{index}]", _LABELS[where](index + 1))
         if ref in found:
-            raise Damaged(
-                f"{where}[{index}].id", f"two {where.replace('_', ' ')} have the id {ref}."
-            )
+            raise Damaged(f"{where}[{index}].id", _SAME_ID[where](ref))
         found[ref] = item
     return found
+
+
+def _at(what: str, problem: str) -> str:
+    """A refusal of the app's own checks, said of one place of the backup ("Night 3")."""
+    return _("%(what)s: %(problem)s", what=what, problem=str(problem))
+
+
+def _hand_label(ref: int, number: int) -> str:
+    return _("Game %(id)s, hand %(number)s", id=ref, number=number)
+
+
+#: The sentence for a night's text beyond its limit, for each text.
+_TOO_LONG = {
+    "name": lambda limit, **p: ngettext(
+        "%(what)s: the name is longer than %(num)s character.",
+        "%(what)s: the name is longer than %(num)s characters.",
+        limit,
+        **p,
+    ),
+    "place": lambda limit, **p: ngettext(
+        "%(what)s: the place is longer than %(num)s character.",
+        "%(what)s: the place is longer than %(num)s characters.",
+        limit,
+        **p,
+    ),
+    "notes": lambda limit, **p: ngettext(
+        "%(what)s: the notes are longer than %(num)s character.",
+        "%(what)s: the notes are longer than %(num)s characters.",
+        limit,
+        **p,
+    ),
+}
 
 
 class _Plan:
@@ -569,40 +651,48 @@ class _Plan:
         ]
 
     def _players(self, items: list) -> dict[int, dict]:
-        by_id = _unique_ids(items, "players", "Player")
+        by_id = _unique_ids(items, "players")
         keys: dict[str, str] = {}
         players = {}
         for index, (ref, item) in enumerate(by_id.items()):
-            where, what = f"players[{index}]", f"player {ref}"
-            raw = _need(item, "name", str, where, what.capitalize())
+            where, what = f"players[{index}]", _LABELS["players"](ref)
+            raw = _need(item, "name", str, where, what)
             try:
                 name = roster.clean_name(raw)
             except Refusal as refusal:
-                raise Damaged(f"{where}.name", f"{what}: {refusal.message}") from None
+                raise Damaged(f"{where}.name", _at(what, refusal.message)) from None
             if name != raw:
-                raise Damaged(f"{where}.name", f"{what}: “{raw}” has extra spaces.")
+                raise Damaged(
+                    f"{where}.name",
+                    _("%(what)s: “%(name)s” has extra spaces.", what=what, name=raw),
+                )
             key = roster.name_key(name)
             if key in keys:
-                raise Damaged(f"{where}.name", f"two players are called {keys[key]}.")
+                raise Damaged(
+                    f"{where}.name", _("two players are called %(name)s.", name=keys[key])
+                )
             keys[key] = name
             players[ref] = {
                 "name": name,
                 "name_key": key,
-                "archived": _need(item, "archived", bool, where, what.capitalize()),
-                "created_at": _time(item, "created_at", where, what.capitalize()),
+                "archived": _need(item, "archived", bool, where, what),
+                "created_at": _time(item, "created_at", where, what),
             }
         return players
 
     def _nights(self, items: list) -> dict[int, dict]:
-        by_id = _unique_ids(items, "nights", "Night")
+        by_id = _unique_ids(items, "nights")
         nights = {}
         for index, (ref, item) in enumerate(by_id.items()):
-            where, what = f"nights[{index}]", f"Night {ref}"
+            where, what = f"nights[{index}]", _LABELS["nights"](ref)
             raw_date = _need(item, "date", str, where, what)
             try:
                 day = date.fromisoformat(raw_date)
             except ValueError:
-                raise Damaged(f"{where}.date", f"{what}: “{raw_date}” is not a date.") from None
+                raise Damaged(
+                    f"{where}.date",
+                    _("%(what)s: “%(value)s” is not a date.", what=what, value=raw_date),
+                ) from None
             values = {"date": day}
             limits = {
                 "name": night_service.NAME_MAX,
@@ -612,40 +702,43 @@ class _Plan:
             for key, limit in limits.items():
                 text = _need(item, key, str, where, what)
                 if len(text) > limit:
-                    raise Damaged(
-                        f"{where}.{key}", f"{what}: the {key} is longer than {limit} characters."
-                    )
+                    raise Damaged(f"{where}.{key}", _TOO_LONG[key](limit, what=what))
                 try:  # what the nights service stores (no NUL, nothing invisible)
                     night_service.clean_text(text, key, limit, key == "notes")
                 except Refusal as refusal:
-                    raise Damaged(f"{where}.{key}", f"{what}: {refusal.message}") from None
+                    raise Damaged(f"{where}.{key}", _at(what, refusal.message)) from None
                 values[key] = text
             values["created_at"] = _time(item, "created_at", where, what)
             nights[ref] = values
         return nights
 
     def _rule_sets(self, items: list) -> list[dict]:
-        by_id = _unique_ids(items, "rule_sets", "Rule set")
+        by_id = _unique_ids(items, "rule_sets")
         found: list[dict] = []
         names: set[tuple[str, str]] = set()
         for index, (ref, item) in enumerate(by_id.items()):
-            where, what = f"rule_sets[{index}]", f"Rule set {ref}"
+            where, what = f"rule_sets[{index}]", _LABELS["rule_sets"](ref)
             kind = _need(item, "game", str, where, what)
             if kind not in GAMES:
-                raise Damaged(f"{where}.game", f"{what} is for an unknown game “{kind}”.")
+                raise Damaged(
+                    f"{where}.game",
+                    _("%(what)s is for an unknown game “%(kind)s”.", what=what, kind=kind),
+                )
             try:
                 name = clean_line(
                     _need(item, "name", str, where, what),
-                    "A rule set's name",
+                    _("A rule set's name"),
                     "name",
                     rule_set_service.NAME_MAX,
-                    required="Name the rule set.",
+                    required=_("Name the rule set."),
                 )
             except Refusal as refusal:
-                raise Damaged(f"{where}.name", f"{what}: {refusal.message}") from None
+                raise Damaged(f"{where}.name", _at(what, refusal.message)) from None
             key = text_key(name)
             if (kind, key) in names:
-                raise Damaged(f"{where}.name", f"two rule sets of one game are called {name}.")
+                raise Damaged(
+                    f"{where}.name", _("two rule sets of one game are called %(name)s.", name=name)
+                )
             names.add((kind, key))
             options = _need(item, "options", dict, where, what)
             rules = GAMES[kind].rules
@@ -653,7 +746,7 @@ class _Plan:
                 rules.resolve_options(options, rules.min_players)
             except RuleError as error:
                 raise Damaged(
-                    f"{where}.options.{error.field or ''}".rstrip("."), f"{what}: {error.message}"
+                    f"{where}.options.{error.field or ''}".rstrip("."), _at(what, error.message)
                 ) from None
             found.append(
                 {
@@ -668,12 +761,20 @@ class _Plan:
 
     def _game(self, index: int, item: Mapping[str, Any]) -> dict:
         where = f"games[{index}]"
-        ref = _need(item, "id", int, where, f"Game {index + 1}")
-        what = f"Game {ref}"
+        ref = _need(item, "id", int, where, _LABELS["games"](index + 1))
+        what = _LABELS["games"](ref)
         kind = _need(item, "game", str, where, what)
         if kind not in GAMES:
             known = ", ".join(GAMES)
-            raise Damaged(f"{where}.game", f"{what} is of an unknown game “{kind}” ({known}).")
+            raise Damaged(
+                f"{where}.game",
+                _(
+                    "%(what)s is of an unknown game “%(kind)s” (%(known)s).",
+                    what=what,
+                    kind=kind,
+                    known=known,
+                ),
+            )
         plugin = GAMES[kind]
         game_rules = plugin.rules
         seat_refs = _need(item, "players", list, where, what)
@@ -681,10 +782,17 @@ class _Plan:
             if isinstance(player_ref, bool) or player_ref not in self.players:
                 raise Damaged(
                     f"{where}.players[{seat}]",
-                    f"{what}: seat {seat + 1} names no player of the backup ({player_ref!r}).",
+                    _(
+                        "%(what)s: seat %(seat)s names no player of the backup (%(ref)s).",
+                        what=what,
+                        seat=seat + 1,
+                        ref=repr(player_ref),
+                    ),
                 )
         if len(set(seat_refs)) != len(seat_refs):
-            raise Damaged(f"{where}.players", f"{what}: a player sits at the table twice.")
+            raise Damaged(
+                f"{where}.players", _("%(what)s: a player sits at the table twice.", what=what)
+            )
         names = [self.players[player_ref]["name"] for player_ref in seat_refs]
         options = _need(item, "options", dict, where, what)
         first_dealer = _need(item, "first_dealer", int, where, what)
@@ -692,16 +800,20 @@ class _Plan:
             resolved = game_rules.resolve_options(options, len(names))
             game_rules.check_players(names, resolved)
         except RuleError as error:
-            raise Damaged(
-                f"{where}.{error.field or 'options'}", f"{what}: {error.message}"
-            ) from None
+            raise Damaged(f"{where}.{error.field or 'options'}", _at(what, error.message)) from None
         except ValueError:
-            raise Damaged(f"{where}.players", f"{what}: wrong number of players.") from None
+            raise Damaged(
+                f"{where}.players", _("%(what)s: wrong number of players.", what=what)
+            ) from None
         if not 0 <= first_dealer < len(names):
-            raise Damaged(f"{where}.first_dealer", f"{what}: the first dealer is not a seat.")
+            raise Damaged(
+                f"{where}.first_dealer", _("%(what)s: the first dealer is not a seat.", what=what)
+            )
         night_ref = item.get("night")
         if night_ref is not None and (isinstance(night_ref, bool) or night_ref not in self.nights):
-            raise Damaged(f"{where}.night", f"{what} belongs to a night not in the backup.")
+            raise Damaged(
+                f"{where}.night", _("%(what)s belongs to a night not in the backup.", what=what)
+            )
         locked = _need(item, "locked", bool, where, what)
         abandoned = _need(item, "abandoned", bool, where, what) if "abandoned" in item else False
 
@@ -710,21 +822,32 @@ class _Plan:
         for number, hand in enumerate(hands, start=1):
             hand_where = f"{where}.hands[{number - 1}]"
             if not isinstance(hand, Mapping):
-                raise Damaged(hand_where, f"{what}: hand {number} is not an object.")
-            if _need(hand, "number", int, hand_where, f"{what}, hand {number}") != number:
                 raise Damaged(
-                    f"{hand_where}.number", f"{what}: the hands are not numbered 1, 2, 3 …"
+                    hand_where,
+                    _("%(what)s: hand %(number)s is not an object.", what=what, number=number),
                 )
-            entries.append(_need(hand, "input", dict, hand_where, f"{what}, hand {number}"))
+            hand_what = _hand_label(ref, number)
+            if _need(hand, "number", int, hand_where, hand_what) != number:
+                raise Damaged(
+                    f"{hand_where}.number",
+                    _("%(what)s: the hands are not numbered 1, 2, 3 …", what=what),
+                )
+            entries.append(_need(hand, "input", dict, hand_where, hand_what))
         setup = Setup(players=tuple(names), options=resolved, first_dealer=first_dealer)
         try:
             state = game_rules.play(setup, entries)
         except RuleError as error:
-            word = game_rules.hand_word.lower()
-            at = f"{word} {error.hand}: " if error.hand else ""
+            problem = str(error.message)
+            if error.hand and not getattr(error, "names_hand", False):
+                problem = game_rules.phrase("problem", number=error.hand, problem=problem)
             raise Damaged(
                 f"{where}.hands[{(error.hand or 1) - 1}]",
-                f"{what} ({game_rules.title}), {at}{error.message}",
+                _(
+                    "%(what)s (%(game)s), %(problem)s",
+                    what=what,
+                    game=game_rules.title,
+                    problem=problem,
+                ),
             ) from None
         finished_at = _time(item, "finished_at", where, what, optional=True)
         if finished_at is not None and not state.finished:
@@ -732,11 +855,17 @@ class _Plan:
             with suppress(RuleError):
                 state = game_rules.close(setup, state)
         if locked and not state.finished:
-            raise Damaged(f"{where}.locked", f"{what} is marked finished but is not over.")
+            raise Damaged(
+                f"{where}.locked", _("%(what)s is marked finished but is not over.", what=what)
+            )
         if finished_at is not None and not state.finished:
-            raise Damaged(f"{where}.finished_at", f"{what} has an end time but is not over.")
+            raise Damaged(
+                f"{where}.finished_at", _("%(what)s has an end time but is not over.", what=what)
+            )
         if abandoned and state.finished:
-            raise Damaged(f"{where}.abandoned", f"{what} is marked abandoned but is over.")
+            raise Damaged(
+                f"{where}.abandoned", _("%(what)s is marked abandoned but is over.", what=what)
+            )
         status = "abandoned" if abandoned else results.status_of(state)
         derived = results.derive(plugin, setup, state, status)
         keys = self.keys
@@ -769,8 +898,8 @@ class _Plan:
                 (
                     hand.number,
                     game_rules.to_seats(hand.input, setup.players),
-                    _time(raw, "created_at", f"{where}.hands[{i}]", f"{what}, hand {i + 1}"),
-                    _time(raw, "updated_at", f"{where}.hands[{i}]", f"{what}, hand {i + 1}"),
+                    _time(raw, "created_at", f"{where}.hands[{i}]", _hand_label(ref, i + 1)),
+                    _time(raw, "updated_at", f"{where}.hands[{i}]", _hand_label(ref, i + 1)),
                 )
                 for i, (hand, raw) in enumerate(zip(state.hands, hands, strict=True))
             ],
@@ -959,9 +1088,11 @@ def _cell(value: object) -> object:
     if value is None:
         return ""
     if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
+        return _("yes") if value else _("no")
+    if isinstance(value, str):
+        value = str(value)  # a lazy text in the reader's language (csv writes a str's English)
+        if value.startswith(FORMULA_STARTS):
+            return "'" + value
     return value
 
 
@@ -973,9 +1104,9 @@ def game_csv(result: Played) -> str:
     rules = result.rules
     setup = result.setup
     sides = list(state.sides)
-    header = [rules.hand_word, "Dealer", *rules.csv_columns(setup)]
+    header = [rules.phrase("word"), _("Dealer"), *rules.csv_columns(setup)]
     for side in sides:
-        header += [f"{side} points", f"{side} total"]
+        header += [_("%(side)s points", side=side), _("%(side)s total", side=side)]
     width = len(header)
     rows = [header]
     for hand in state.hands:
@@ -986,25 +1117,21 @@ def game_csv(result: Played) -> str:
             else:
                 row += [hand.points[side], hand.totals[side]]
         rows.append(row)
-    titles = {"game": "Game bonus", "box": "Box bonus", "shutout": "Shutout (doubled)"}
+    titles = {"game": _("Game bonus"), "box": _("Box bonus"), "shutout": _("Shutout (doubled)")}
     for line in state.bonuses:
         row = [titles.get(line["kind"], line["kind"])] + [None] * (width - 1 - 2 * len(sides))
         for side in sides:
             row += [line["points"] if side == line["player"] else None, None]
         rows.append(row)
-    total = ["Total"] + [None] * (width - 1 - 2 * len(sides))
+    total = [_("Total")] + [None] * (width - 1 - 2 * len(sides))
     for side in sides:
         total += [None, state.totals[side]]
     rows.append(total)
     if state.winners:
         rows.append(
             [
-                "Winner",
-                (
-                    ", ".join(state.winners[:-1]) + " and " + state.winners[-1]
-                    if len(state.winners) > 1
-                    else state.winners[0]
-                ),
+                ngettext("Winner", "Winners", len(state.winners)),
+                name_list(state.winners),
             ]
             + [None] * (width - 2)
         )

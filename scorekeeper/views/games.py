@@ -258,7 +258,9 @@ def show(game_id: int):
 
 
 def _hand_number() -> int | None:
-    return entry_form.whole_or_none(request.form.get("number"), _("The hand number"), "number")
+    return entry_form.whole_or_none(
+        request.form.get("number"), _("The hand number must be a whole number."), "number"
+    )
 
 
 @bp.post("/<int:game_id>/hands")

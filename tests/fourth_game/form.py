@@ -9,4 +9,8 @@ from scorekeeper.games.entry_form import per_seat
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
-    return {"rolls": per_seat(form, "roll", players, "roll")}
+    return {
+        "rolls": per_seat(
+            form, "roll", players, lambda name: f"{name}'s roll must be a whole number."
+        )
+    }

@@ -84,7 +84,13 @@ class Race(GameRules):
                 if raw.get(name) is None:
                     raise RuleError("missing_points", f"Enter {name}'s roll.", f"rolls.{name}")
                 rolls[name] = whole_number(
-                    raw[name], f"{name}'s roll", f"rolls.{name}", "points_out_of_range", 0, 6
+                    raw[name],
+                    f"rolls.{name}",
+                    "points_out_of_range",
+                    0,
+                    6,
+                    not_whole=f"{name}'s roll must be a whole number.",
+                    out_of_range=f"{name}'s roll must be from 0 to 6.",
                 )
         problems.raise_any()
         return rolls

@@ -18,6 +18,7 @@ from scorekeeper.games.base import whole_number
 from scorekeeper.games.oh_hell.rules import RULES as OH_HELL
 from scorekeeper.games.oklahoma_gin.rules import RULES as GIN
 from scorekeeper.games.pitch.rules import RULES as PITCH
+from scorekeeper.games.readers import BIDS
 
 PLAYERS = ("Ann", "Ben", "Cy")
 
@@ -72,11 +73,19 @@ def test_collect_options_keeps_the_good_values_and_records_every_problem():
 
 def test_each_player_reports_every_stranger_missing_player_and_bad_value_at_once():
     def read(name, value):
-        return whole_number(value, f"{name}'s bid", f"bids.{name}", "bid_out_of_range", 0, 3)
+        return whole_number(
+            value,
+            f"bids.{name}",
+            "bid_out_of_range",
+            0,
+            3,
+            not_whole=f"{name}'s bid must be a whole number.",
+            out_of_range=f"{name}'s bid must be from 0 to 3.",
+        )
 
     entry = {"bids": {"Ann": 4, "Zed": 1, "Cy": "x"}}
     with pytest.raises(RuleErrors) as caught:
-        each_player(entry, "bids", PLAYERS, "missing_bid", "a bid", read)
+        each_player(entry, "bids", PLAYERS, "missing_bid", BIDS, read)
     assert codes(caught.value) == [
         ("unknown_player", "bids.Zed"),
         ("bid_out_of_range", "bids.Ann"),
@@ -89,11 +98,11 @@ def test_each_player_reports_every_stranger_missing_player_and_bad_value_at_once
         "Enter a bid for Ben.",
         "Cy's bid must be a whole number.",
     ]
-    partial = each_player({"bids": {"Ben": 2}}, "bids", PLAYERS, "missing_bid", "a bid", read, True)
+    partial = each_player({"bids": {"Ben": 2}}, "bids", PLAYERS, "missing_bid", BIDS, read, True)
     assert partial == {"Ben": 2}
     for empty in ({}, {"bids": None}, {"bids": {}}, {"bids": {"Ann": None}}):
         with pytest.raises(RuleError) as caught:
-            each_player(empty, "bids", PLAYERS, "missing_bid", "a bid", read)
+            each_player(empty, "bids", PLAYERS, "missing_bid", BIDS, read)
         assert codes(caught.value) == [("missing_bid", "bids")]
         assert caught.value.message == "Enter a bid for every player."
 

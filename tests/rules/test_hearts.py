@@ -378,12 +378,12 @@ def test_the_csv_shows_passing_the_moon_the_jack_and_the_points_taken():
         "Cy taken",
         "Dee taken",
     ]
-    assert RULES.csv_cells(setup, state.hands[0]) == ["left", None, "Dee", 3, 13, 10, 0]
-    assert RULES.csv_cells(setup, state.hands[1]) == ["right", "Cy", None, 0, 0, 26, 0]
+    assert RULES.csv_cells(setup, state.hands[0]) == ["Pass left", None, "Dee", 3, 13, 10, 0]
+    assert RULES.csv_cells(setup, state.hands[1]) == ["Pass right", "Cy", None, 0, 0, 26, 0]
     plain = make_setup()
     assert "Jack of diamonds" not in RULES.csv_columns(plain)
     state = RULES.play(plain, [hand([3, 13, 10, 0])])
-    assert RULES.csv_cells(plain, state.hands[0]) == ["left", None, 3, 13, 10, 0]
+    assert RULES.csv_cells(plain, state.hands[0]) == ["Pass left", None, 3, 13, 10, 0]
 
 
 # Properties ----------------------------------------------------------------------------------

@@ -290,13 +290,13 @@ def test_with_no_hand_chosen_the_last_hand_may_have_a_trump():
     assert state.finished
     assert state.hands[1].info["no_trump"] is False
     assert state.hands[1].input["trump"] == "diamonds"
-    assert RULES.csv_cells(make_setup(), state.hands[1])[:2] == [2, "diamonds"]
+    assert RULES.csv_cells(make_setup(), state.hands[1])[:2] == [2, "Diamonds"]
 
 
 def test_the_csv_says_none_for_a_hand_without_trump():
     setup = make_setup(max_cards=2)
     state = RULES.play(setup, [first_takes_all(THREE, 1, trump="clubs"), first_takes_all(THREE, 2)])
-    assert [RULES.csv_cells(setup, h)[1] for h in state.hands] == ["clubs", "none"]
+    assert [RULES.csv_cells(setup, h)[1] for h in state.hands] == ["Clubs", "No trump"]
 
 
 def test_no_trump_hands_takes_only_its_listed_values():

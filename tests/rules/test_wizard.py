@@ -536,7 +536,7 @@ def test_the_csv_shows_cards_trump_and_each_bid_and_trick():
         "Cy bid",
         "Cy tricks",
     ]
-    assert RULES.csv_cells(setup, state.hands[0]) == [1, "hearts", False, 1, 1, 0, 0, 0, 0]
+    assert RULES.csv_cells(setup, state.hands[0]) == [1, "Hearts", False, 1, 1, 0, 0, 0, 0]
     assert RULES.csv_cells(setup, state.hands[1]) == [2, None, False, 1, None] + [None] * 4
     assert len(RULES.csv_cells(setup, state.hands[1])) == len(columns)
 

@@ -30,14 +30,15 @@ from scorekeeper.games.wizard.rules import RULES as WIZARD
 
 GAMES = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
 #: The game modules whose words are all marked (more join as their folders are done).
-MODULES = [
-    f"{game}/{module}.py"
-    for game in ("pitch", "oklahoma_gin")
-    for module in ("__init__", "rules", "form", "schema")
-] + [f"{game}/rules.py" for game in ("wizard", "spades", "hearts", "score_pad")]
-#: Pieces ``readers.player_numbers`` still builds its sentences from (``what=``): its own
-#: sentences are to be made whole there, not in the games.
-READERS_PIECES = {"a bid", "the tricks", "the points"}
+MODULES = (
+    [
+        f"{game}/{module}.py"
+        for game in ("pitch", "oklahoma_gin")
+        for module in ("__init__", "rules", "form", "schema")
+    ]
+    + [f"{game}/rules.py" for game in ("wizard", "spades", "hearts", "score_pad")]
+    + ["readers.py"]
+)
 MARKERS = {"_", "N_", "ngettext", "lazy_ngettext"}
 
 
@@ -71,7 +72,7 @@ def unmarked_phrases(source: str) -> list[str]:
 @pytest.mark.parametrize("module", MODULES)
 def test_no_phrase_is_left_unmarked(module):
     found = unmarked_phrases((GAMES / module).read_text())
-    assert [phrase for phrase in found if phrase not in READERS_PIECES] == []
+    assert found == []
 
 
 def test_the_check_finds_an_unmarked_phrase():
@@ -284,3 +285,32 @@ def test_the_form_readers_refusals_are_translated(bracketed):
     assert len(said) == 18
     for message in said:
         assert_marked(message)
+
+
+# A refusal naming its own hand, in another language ---------------------------------------
+
+
+def test_a_refusal_that_names_its_hand_gets_no_second_hand_in_any_language(bracketed):
+    """In a language whose sentence does not start with "Hand " the app must still know the
+    rules' message names its hand: no "Hand 1: Hand 1 ..." (the rules say so, not English)."""
+    four = ("Ann", "Ben", "Cy", "Dee")
+    spades = {"bids": dict.fromkeys(four, 3)}
+    three = ("Ann", "Ben", "Cy")
+    wizard = {"bids": {"Ann": 1, "Ben": 0, "Cy": 0}}
+    pitch = {"pitcher": "Ann", "bid": 2}
+    for rules, players, entries in (
+        (SPADES, four, [spades, spades]),
+        (WIZARD, three, [wizard, {"bids": {"Ann": 0, "Ben": 0, "Cy": 0}}]),
+        (PITCH, three, [pitch, pitch]),
+    ):
+        setup = Setup(players, rules.resolve_options({}, len(players)), 0)
+        with pytest.raises(RuleError) as caught:
+            rules.play(setup, entries)
+        error = caught.value
+        assert error.hand == 1
+        message = Refusal.from_rule(error, rules).message
+        assert message == f"{error.message}", message  # the rules' sentence, as it is
+        assert message.startswith("⟦") and message.count("1") == 1, message
+    # A message that does not name its hand gets the game's whole sentence around it.
+    other = RuleError("bid_out_of_range", i18n._("Enter a bid for Ann."), "bids.Ann", hand=2)
+    assert Refusal.from_rule(other, WIZARD).message == "⟦Round 2: ⟦Enter a bid for Ann.⟧⟧"

@@ -9,11 +9,12 @@ from typing import Any
 from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import per_seat
 from scorekeeper.games.i18n import _
+from scorekeeper.games.readers import POINTS
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
     """The points taken (blank seats are left out: the rules ask for them) and the jack."""
-    entry: dict[str, Any] = {"points": per_seat(form, "point", players, "points")}
+    entry: dict[str, Any] = {"points": per_seat(form, "point", players, POINTS.not_whole)}
     jack = (form.get("jack_of_diamonds") or "").strip()
     if jack:
         if not (jack.isascii() and jack.isdigit() and int(jack) < len(players)):

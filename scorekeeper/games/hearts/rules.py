@@ -33,6 +33,7 @@ from scorekeeper.games.base import seat_after
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import names
+from scorekeeper.games.readers import POINTS
 from scorekeeper.games.readers import player_numbers
 
 HAND_POINTS = 26
@@ -41,6 +42,13 @@ JACK_OF_DIAMONDS = -10
 #: The passing cycle: with 4 players left, right, across, no pass; otherwise no "across".
 PASSING_FOUR = ("left", "right", "across", "none")
 PASSING_OTHER = ("left", "right", "none")
+#: A hand's passing as a score sheet (CSV) writes it, in the reader's language.
+PASSING_WORDS = {
+    "left": lambda: _("Pass left"),
+    "right": lambda: _("Pass right"),
+    "across": lambda: _("Pass across"),
+    "none": lambda: _("No passing"),
+}
 
 
 def passing_for(number: int, player_count: int, passing: str = "standard") -> str:
@@ -178,7 +186,7 @@ class Hearts(hooks.HeartsHooks, GameRules):
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
         info = hand.info
-        cells = [info["passing"], info["moon"]]
+        cells = [PASSING_WORDS[info["passing"]](), info["moon"]]
         if setup.options["jack_of_diamonds"]:
             cells.append(info["jack_of_diamonds"])
         return cells + [info["taken"][name] for name in setup.players]
@@ -231,8 +239,7 @@ class Hearts(hooks.HeartsHooks, GameRules):
             "points",
             players,
             problems,
-            noun="points",
-            what="the points",
+            words=POINTS,
             missing_code="missing_points",
             range_code="points_out_of_range",
             high=HAND_POINTS,

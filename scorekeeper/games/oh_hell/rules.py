@@ -29,13 +29,16 @@ from scorekeeper.games.base import collect_options
 from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
-from scorekeeper.games.base import whole_number
+from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding import balance_words
 from scorekeeper.games.bidding import made_note
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.i18n import number
+from scorekeeper.games.readers import BIDS
+from scorekeeper.games.readers import TRICKS
+from scorekeeper.games.readers import whole_of
 
 #: Most cards in a hand by player count (the seeds' table).
 MAX_CARDS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
@@ -224,7 +227,10 @@ class OhHell(GameRules):
         return columns
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
-        cells = [hand.info["cards"], "none" if hand.info["no_trump"] else hand.input.get("trump")]
+        cells = [
+            hand.info["cards"],
+            suit_word("none" if hand.info["no_trump"] else hand.input.get("trump")),
+        ]
         for name in setup.players:
             cells += [hand.input["bids"].get(name), (hand.input.get("tricks") or {}).get(name)]
         return cells
@@ -626,11 +632,9 @@ class OhHell(GameRules):
         """The bids entered, in seat order. Only the hand still being bid may lack some."""
 
         def read(name: str, value: Any) -> int:
-            return whole_number(
-                value, _("%(name)s's bid", name=name), f"bids.{name}", "bid_out_of_range", 0, cards
-            )
+            return whole_of(value, BIDS, name, f"bids.{name}", "bid_out_of_range", 0, cards)
 
-        return each_player(entry, "bids", players, "missing_bid", _("a bid"), read, partial_ok)
+        return each_player(entry, "bids", players, "missing_bid", BIDS, read, partial_ok)
 
     @staticmethod
     def _check_hook(bids: Mapping[str, int], dealer: str, cards: int, simultaneous: bool) -> None:
@@ -711,11 +715,9 @@ class OhHell(GameRules):
     def _tricks(entry: Mapping[str, Any], players: Sequence[str], cards: int) -> dict[str, int]:
         def read(name: str, value: Any) -> int:
             where = f"tricks.{name}"
-            return whole_number(
-                value, _("%(name)s's tricks", name=name), where, "tricks_out_of_range", 0, cards
-            )
+            return whole_of(value, TRICKS, name, where, "tricks_out_of_range", 0, cards)
 
-        tricks = each_player(entry, "tricks", players, "missing_tricks", _("the tricks"), read)
+        tricks = each_player(entry, "tricks", players, "missing_tricks", TRICKS, read)
         taken = sum(tricks.values())
         if taken != cards:
             message = ngettext(

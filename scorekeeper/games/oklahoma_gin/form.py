@@ -41,10 +41,7 @@ def _knocker(raw: str | None, players: list[str]) -> str | None:
 
 def _deadwood(raw: str | None, field: str, not_whole: str) -> int | None:
     """A deadwood count as a whole number (blank is None), else refused with ``not_whole``."""
-    try:
-        return whole_or_none(raw, "", field)
-    except Refusal:
-        raise Refusal("wrong_type", not_whole, field) from None
+    return whole_or_none(raw, not_whole, field)
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:

@@ -36,10 +36,7 @@ def _seat(form: Mapping[str, str], field: str, players: list[str], not_a_player:
 
 def _whole(raw: str | None, field: str, not_whole: str) -> int | None:
     """A form value as a whole number (blank is None), else refused with ``not_whole``."""
-    try:
-        return whole_or_none(raw, "", field)
-    except Refusal:
-        raise Refusal("wrong_type", not_whole, field) from None
+    return whole_or_none(raw, not_whole, field)
 
 
 def read_bidding(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:

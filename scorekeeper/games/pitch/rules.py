@@ -394,6 +394,7 @@ class Pitch(GameRules):
                     ),
                     "high",
                     hand=number,
+                    names_hand=True,
                 )
             hands.append(hand)
             if hand.points is None:

@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.games.entry_form import per_seat
+from scorekeeper.games.readers import POINTS
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
-    return {"points": per_seat(form, "point", players, "points", negative=True)}
+    return {"points": per_seat(form, "point", players, POINTS.not_whole, negative=True)}
 
 
 def typed(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.readers import POINTS
 from scorekeeper.games.readers import player_numbers
 from scorekeeper.games.score_pad.hooks import ScorePadHooks
 
@@ -248,8 +249,7 @@ class ScorePad(ScorePadHooks, GameRules):
             "points",
             players,
             problems,
-            noun="points",
-            what="the points",
+            words=POINTS,
             missing_code="missing_points",
             range_code="wrong_type",
             low=None,

@@ -33,6 +33,8 @@ from scorekeeper.games.base import seat_after
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.readers import BIDS
+from scorekeeper.games.readers import TRICKS
 from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
 
@@ -375,8 +377,7 @@ class Spades(GameRules):
             "bids",
             players,
             problems,
-            noun="bid",
-            what="a bid",
+            words=BIDS,
             missing_code="missing_bid",
             range_code="bid_out_of_range",
             high=CARDS,
@@ -403,8 +404,7 @@ class Spades(GameRules):
                 "tricks",
                 players,
                 problems,
-                noun="tricks",
-                what="the tricks",
+                words=TRICKS,
                 missing_code="missing_tricks",
                 range_code="tricks_out_of_range",
                 high=CARDS,
@@ -432,6 +432,7 @@ class Spades(GameRules):
                         number=number,
                     ),
                     "tricks",
+                    names_hand=True,
                 )
             )
         problems.raise_any()

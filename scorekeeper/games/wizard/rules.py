@@ -35,6 +35,7 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
+from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding import balance_words
 from scorekeeper.games.bidding import made_note
 from scorekeeper.games.i18n import N_
@@ -42,6 +43,8 @@ from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.readers import BIDS
+from scorekeeper.games.readers import TRICKS
 from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
 
@@ -226,7 +229,7 @@ class Wizard(GameRules):
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
         info = hand.info
-        cells = [info["cards"], NO_TRUMP if info["no_trump"] else info["trump"]]
+        cells = [info["cards"], suit_word(NO_TRUMP if info["no_trump"] else info["trump"])]
         cells.append(info["trump_chosen"])
         for name in setup.players:
             cells += [hand.input["bids"].get(name), (hand.input.get("tricks") or {}).get(name)]
@@ -287,8 +290,7 @@ class Wizard(GameRules):
             "bids",
             players,
             problems,
-            noun="bid",
-            what="a bid",
+            words=BIDS,
             missing_code="missing_bid",
             range_code="bid_out_of_range",
             high=cards,
@@ -306,8 +308,7 @@ class Wizard(GameRules):
                 "tricks",
                 players,
                 problems,
-                noun="tricks",
-                what="the tricks",
+                words=TRICKS,
                 missing_code="missing_tricks",
                 range_code="tricks_out_of_range",
                 high=cards,
@@ -324,6 +325,7 @@ class Wizard(GameRules):
                         number=number,
                     ),
                     "tricks",
+                    names_hand=True,
                 )
             )
         if bids_ok and len(bids) == len(players) and hook_applies(options, cards):
@@ -392,6 +394,7 @@ class Wizard(GameRules):
                     number=number,
                 ),
                 "trump_chosen" if chosen and trump not in SUITS else "trump",
+                names_hand=True,
             )
         if chosen and trump == NO_TRUMP:
             raise RuleError(
