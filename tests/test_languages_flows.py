@@ -406,9 +406,8 @@ def test_an_api_bid_refusal_names_the_player_as_typed(app, account, api_language
     error = refused.get_json()["errors"][0]
     assert (error["code"], error["field"]) == ("bid_out_of_range", f"bids.{name}")
     # The whole sentence is the catalog's, the name inside it as typed.
-    what = said(api_language, "%(name)s's bid", name=name)
-    problem = said(api_language, "%(what)s must be from %(low)s to %(high)s.", what=what,
-                   low=0, high=1)  # fmt: skip
+    problem = said(api_language, "%(name)s's bid must be from %(low)s to %(high)s.",
+                   name=name, low=0, high=1)  # fmt: skip
     expected = said(api_language, "Hand %(number)s: %(problem)s", number=1, problem=problem)
     assert error["message"] == expected
     assert name in error["message"]
