@@ -174,6 +174,8 @@ def _template_gettext(context, message: str, **variables) -> str:
     text = gettext(message)
     if context.eval_ctx.autoescape:
         text = Markup(text)
+    if not variables and "%" not in text:  # a plain label: nothing to fill in
+        return text
     return text % _shown(variables)
 
 

@@ -8,12 +8,14 @@ from pathlib import Path
 
 from babel.lists import format_list
 from flask import Flask
+from flask import has_request_context
 from flask import url_for
 from markupsafe import Markup
 
 from scorekeeper.games import GAMES
 from scorekeeper.i18n import locale_code
 from scorekeeper.i18n import number
+from scorekeeper.views.common import wants_fragment
 
 
 def register(app: Flask) -> None:
@@ -67,6 +69,8 @@ def register(app: Flask) -> None:
     # A stored game's name in lists: its game's title, or the name it was given (score pad).
     app.jinja_env.filters["game_title"] = lambda game: game.plugin.game_title(game.options)
     app.jinja_env.globals["sheet_start"] = sheet_start
+    # A form saved in place asks for the page's main part only: the rest is not rendered.
+    app.jinja_env.globals["fragment_only"] = lambda: has_request_context() and wants_fragment()
     app.jinja_env.globals["has_prefix"] = has_prefix
 
 

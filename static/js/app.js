@@ -62,15 +62,18 @@ function inplaceForms() {
         main.innerHTML = html;
         main.classList.add("just-saved");
         setTimeout(() => main.classList.remove("just-saved"), 4500);
-        const now = document.getElementById("now");
-        const target = document.querySelector(".form-errors:not([hidden]), .has-error") || now;
-        if (target) {
+        document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started } }));
+        // Before the next paint (so nothing jumps), bring what changed into view: a refusal,
+        // or the hand now. Reading the layout here, not above, lets the update land first.
+        requestAnimationFrame(() => {
+          const now = document.getElementById("now");
+          const target = document.querySelector(".form-errors:not([hidden]), .has-error") || now;
+          if (!target) return;
           const box = target.getBoundingClientRect();
           if (box.top < 0 || box.top > window.innerHeight * 0.6) {
             target.scrollIntoView({ block: target === now ? "start" : "center" });
           }
-        }
-        document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started } }));
+        });
       })
       .catch(() => {
         if (button) {
