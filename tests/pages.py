@@ -1,8 +1,11 @@
-"""Helpers for page tests: the roster's ids, starting a game from the new-game form."""
+"""Helpers for page tests: the roster's ids, starting a game from the new-game form, reading a
+points page."""
 
 from __future__ import annotations
 
 import re
+
+from markupsafe import Markup
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Player
@@ -40,3 +43,32 @@ def game_id(response) -> int:
     """The id of the game a successful new-game form redirected to."""
     assert response.status_code == 302, response.text
     return int(re.search(r"/games/(\d+)$", response.headers["Location"]).group(1))
+
+
+# Reading a points page (the Hearts and score pad forms: one ``point-<seat>`` field per player)
+
+
+def html_text(html: str) -> str:
+    return Markup(html).unescape()
+
+
+def text(html: str) -> str:
+    return html_text(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
+
+
+def value_of(html: str, seat: int) -> str:
+    match = re.search(rf'name="point-{seat}" value="([^"]*)"', html)
+    assert match, f"no field for seat {seat}"
+    return match.group(1)
+
+
+def error_beside(html: str, name: str) -> str:
+    """The message shown in a player's row (beside the field)."""
+    row = re.search(rf'data-player="{name}">(.*?)</li>', html, re.S)
+    assert row, f"no row for {name}"
+    found = re.search(r'<p class="error" role="alert">([^<]*)</p>', row.group(1))
+    return html_text(found.group(1)) if found else ""
+
+
+def totals(html: str) -> dict[str, str]:
+    return dict(re.findall(r'<span class="total" data-total="([^"]+)">([^<]+)<', html))

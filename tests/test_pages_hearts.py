@@ -9,10 +9,14 @@ import io
 import re
 
 import pytest
-from markupsafe import Markup
 
+from tests.pages import error_beside
 from tests.pages import game_id
+from tests.pages import html_text
 from tests.pages import start_game
+from tests.pages import text
+from tests.pages import totals
+from tests.pages import value_of
 
 SEATS = {"Ann": 1, "Ben": 2, "Cy": 3, "Dee": 4}
 PLAYERS = list(SEATS)
@@ -32,32 +36,6 @@ def hand(client, game: int, number: int | None, points, jack=None, path=None):
     if number is not None:
         data["number"] = str(number)
     return client.post(path or f"/games/{game}/hands", data=data)
-
-
-def html_text(html: str) -> str:
-    return Markup(html).unescape()
-
-
-def text(html: str) -> str:
-    return html_text(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)))
-
-
-def value_of(html: str, seat: int) -> str:
-    match = re.search(rf'name="point-{seat}" value="([^"]*)"', html)
-    assert match, f"no field for seat {seat}"
-    return match.group(1)
-
-
-def error_beside(html: str, name: str) -> str:
-    """The message shown in a player's row (beside the field)."""
-    row = re.search(rf'data-player="{name}">(.*?)</li>', html, re.S)
-    assert row, f"no row for {name}"
-    found = re.search(r'<p class="error" role="alert">([^<]*)</p>', row.group(1))
-    return html_text(found.group(1)) if found else ""
-
-
-def totals(html: str) -> dict[str, str]:
-    return dict(re.findall(r'<span class="total" data-total="([^"]+)">([^<]+)<', html))
 
 
 def test_the_new_game_form_offers_hearts_with_its_options(table):
