@@ -431,10 +431,11 @@ def correct_table(game: Game, names: object, first_dealer: object = None) -> Pla
         for name, new_key in zip(cleaned, keys, strict=True)
         if key == new_key
     )
-    entries = []
-    for row in game.hands:
-        by_name = rules.from_seats(row.input, before)
-        entries.append(_renamed(rules, by_name, renamed))
+    # Read in the old seats, each under the name of who takes it over: the game's own
+    # ``from_seats`` puts the names back (a name keyed by seat, or a team's by its seats).
+    entries = [
+        rules.from_seats(row.input, [renamed[name] for name in before]) for row in game.hands
+    ]
     setup = Setup(tuple(cleaned), game.options, dealer_seat)
     state = _replay(game.plugin, setup, entries)
     seats_before = [seat.player.id for seat in game.seats]
@@ -452,14 +453,6 @@ def correct_table(game: Game, names: object, first_dealer: object = None) -> Pla
         raise Refusal("conflict", CONFLICT) from None
     commit()
     return Played(game, game.plugin, setup, state)
-
-
-def _renamed(rules, entry: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
-    """An entry (keyed by name) with every player's name changed as ``names`` say, through
-    the game's own description of where names are (seat keys in between)."""
-    order = list(names)
-    stored = rules.to_seats(entry, order)
-    return rules.from_seats(stored, [names[name] for name in order])
 
 
 def game_account(game: Game) -> Account:
