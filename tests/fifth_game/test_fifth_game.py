@@ -277,6 +277,20 @@ def test_history_and_the_shared_view_show_it(app, api, logged_in):
     assert "Game over" in over and f"{AC} win!" in over
 
 
+def test_the_shared_view_writes_who_plays_first_safely(app, api):
+    """The name in bold is the player's, escaped; the sentence around it is the game's."""
+    players = ["Ann", "Ben", "Bo <i>", "Dee"]
+    state = api.post("/games", {"game": "partners", "players": players}).get_json()
+    url = api.post(f"/games/{state['id']}/share").get_json()["url"]
+    shared = app.test_client().get(url.replace("http://localhost", "")).text
+    assert "Dealer <strong>Ann</strong>" in shared
+    assert "<li><strong>Ben</strong> plays first</li>" in shared
+    api.post(f"/games/{state['id']}/hands", {"points": {"Ann & Bo <i>": 5, "Ben & Dee": 5}})
+    shared = app.test_client().get(url.replace("http://localhost", "")).text
+    assert "<li><strong>Bo &lt;i&gt;</strong> plays first</li>" in shared
+    assert "<i>" not in shared
+
+
 def test_a_rename_and_a_table_correction_follow_the_teams(app, api, table):
     state = api.post(
         "/games", {"game": "partners", "players": FOUR, "options": {"target": 1000}}
@@ -351,3 +365,33 @@ def test_a_backup_with_partners_restores_into_another_account(app, api):
     with app.app_context():
         account = db.session.scalar(db.select(Account).where(Account.username == "new-club"))
         assert {game["game"] for game in backup.export_account(account)["games"]} == {"partners"}
+
+
+def test_undo_abandon_resume_and_a_rule_set(app, api, table):
+    saved = api.post("/rulesets", {"game": "partners", "name": "Short", "options": {"target": 200}})
+    assert saved.status_code == 201
+    bad = api.post("/rulesets", {"game": "partners", "name": "Huge", "options": {"target": 1}})
+    assert bad.status_code == 422
+    assert bad.get_json()["errors"][0]["field"] == "options.target"
+    form = table.get(f"/games/new?game=partners&rule_set={saved.get_json()['id']}")
+    assert 'id="opt-target" name="opt-target" min="100" max="10000" value="200"' in form.text
+    game = game_id(
+        start_game(table, app, "partners", {"Ann": 1, "Ben": 2, "Cy": 3, "Dee": 4}, target=200)
+    )
+    assert hand(table, game, 1, 50, 60).status_code == 302  # 50 / 60
+    assert hand(table, game, 2, 30, 20, went_out=3).status_code == 302  # 80 / 180
+    asked = table.get(f"/games/{game}/hands/2/undo")
+    assert "Undo hand 2?" in asked.text
+    assert table.post(f"/games/{game}/hands/2/undo").status_code == 302
+    page = table.get(f"/games/{game}").text
+    assert "Hand 2 removed." in page
+    assert "150 to go" in page and "140 to go" in page  # back to 50 / 60
+    assert table.post(f"/games/{game}/abandon").status_code == 302
+    assert api.get(f"/games/{game}").get_json()["status"] == "abandoned"
+    assert hand(table, game, 2, 10, 10).status_code == 422  # abandoned: resume it first
+    assert table.post(f"/games/{game}/resume").status_code == 302
+    # 50 + 150 + 100 for Ann going out: 300, past the target of 200.
+    assert hand(table, game, 2, 150, 0, went_out=0).status_code == 302
+    state = api.get(f"/games/{game}").get_json()
+    assert state["status"] == "finished" and state["totals"] == {AC: 300, BD: 60}
+    assert state["winners"] == [AC]
