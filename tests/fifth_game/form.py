@@ -22,7 +22,9 @@ def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, A
         if value is not None:
             points[team] = value
     seat = form.get("went_out", "")
-    went_out = players[int(seat)] if seat.isdigit() and int(seat) < len(players) else None
+    # Only ASCII digits: "²" passes str.isdigit() but is no seat.
+    known = seat.isascii() and seat.isdigit() and len(seat) < 3 and int(seat) < len(players)
+    went_out = players[int(seat)] if known else None
     return {"points": points, "went_out": went_out}
 
 

@@ -26,6 +26,8 @@ from tests.pages import game_id
 from tests.pages import roster_ids
 from tests.pages import start_game
 from tests.pages import text
+from tests.test_input_sweep import BAD
+from tests.test_input_sweep import post_forms
 
 AC, BD = "Ann & Cy", "Ben & Dee"
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
@@ -395,3 +397,38 @@ def test_undo_abandon_resume_and_a_rule_set(app, api, table):
     state = api.get(f"/games/{game}").get_json()
     assert state["status"] == "finished" and state["totals"] == {AC: 300, BD: 60}
     assert state["winners"] == [AC]
+
+
+def test_its_forms_and_pages_take_bad_values_without_a_server_error(app, api, table):
+    """Every field of the game's own forms, sent with the values that gave 500s in the drills,
+    and every page of a six-seat game (three teams) in the app's lists."""
+    for name in ("Eve", "Fay"):
+        assert table.post("/players/", data={"name": name}).status_code == 302
+    seats = {name: seat for seat, name in enumerate(["Ann", "Ben", "Cy", "Dee", "Eve", "Fay"], 1)}
+    game = game_id(start_game(table, app, "partners", seats, target=500))
+    teams = ("Ann & Dee", "Ben & Eve", "Cy & Fay")
+    assert hand(table, game, 1, 40, -10, 5, went_out=4).status_code == 302  # Eve: +100
+    failures = []
+    for page in (f"/games/{game}", f"/games/{game}/hands/1/edit", "/games/new?game=partners"):
+        answer = table.get(page)
+        assert answer.status_code == 200, page
+        for action, fields in post_forms(answer.text):
+            if (action or page).endswith(("/logout", "/delete")):
+                continue
+            for name in fields:
+                for bad in BAD:
+                    status = table.post(action or page, data={**fields, name: bad}).status_code
+                    if status >= 500:
+                        failures.append((action, name, bad, status))
+    assert not failures
+    state = api.get(f"/games/{game}").get_json()
+    # Every bad number was refused: one hand, its points as entered. (A bad seat for who went
+    # out reads as nobody, so the correction form may have saved hand 1 without the bonus.)
+    assert len(state["hands"]) == 1
+    assert state["hands"][0]["input"]["points"] == dict(zip(teams, (40, -10, 5), strict=True))
+    assert state["totals"]["Ben & Eve"] in (-10, 90)
+    for page in ("/games/", "/", "/nights/", "/stats/", f"/history/games/{game}", "/backup"):
+        answer = table.get(page)
+        assert answer.status_code == 200, page
+    assert "Ben &amp; Eve" in table.get(f"/history/games/{game}").text
+    assert "Partners" in table.get("/games/").text

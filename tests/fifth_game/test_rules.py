@@ -12,6 +12,8 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from tests.fifth_game.rules import RULES
 
+pytestmark = pytest.mark.pure
+
 SIX = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay")
 
 
