@@ -432,3 +432,28 @@ def test_its_forms_and_pages_take_bad_values_without_a_server_error(app, api, ta
         assert answer.status_code == 200, page
     assert "Ben &amp; Eve" in table.get(f"/history/games/{game}").text
     assert "Partners" in table.get("/games/").text
+
+
+def test_both_test_games_at_once(app, api):
+    """Race (the fourth game) and Partners registered together: one document, both games'
+    hands validated against their own models, one player's statistics for both."""
+    from scorekeeper.games import GAMES
+    from tests.fourth_game import GAME as RACE
+
+    GAMES.add(RACE)
+    try:
+        spec = document(app)
+        assert {"RaceState", "PartnersState"} <= set(spec["components"]["schemas"])
+        race = api.post("/games", {"game": "race", "players": ["Ann", "Ben"]}).get_json()
+        answer = api.post(f"/games/{race['id']}/hands", {"points": {AC: 1}})
+        assert answer.status_code == 400  # a Partners hand is no Race hand
+        assert answer.get_json()["errors"][0]["field"] == "points"
+        api.post(f"/games/{race['id']}/hands", {"rolls": {"Ann": 6, "Ben": 6}})
+        finished_partners(api)
+        ann = next(p for p in api.get("/players").get_json()["players"] if p["name"] == "Ann")
+        figures = api.get(f"/players/{ann['id']}/stats").get_json()["games"]
+        assert figures["race"]["figures"] == {"rounds_won": 0, "sixes": 1}
+        assert figures["race"]["in_progress"] == 1
+        assert figures["partners"]["won"] == 1 and figures["partners"]["hands"] == 3
+    finally:
+        GAMES.remove(RACE.key)
