@@ -29,6 +29,7 @@ from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.services import accounts
 from scorekeeper.services import backup
+from scorekeeper.services.backup import restore as restore_writer
 from scorekeeper.services import games as game_service
 from scorekeeper.services import rule_sets as rule_set_service
 from scorekeeper.services import stats
@@ -347,7 +348,7 @@ def test_a_failure_in_the_middle_of_a_restore_changes_nothing(
     """The games are written a batch at a time: a failure after some batches are in leaves
     the account as empty as it was (a constraint is a refusal, anything else an error)."""
     target = make_account(app, "new-club")
-    real = backup._insert_results
+    real = restore_writer._insert_results
     calls = {"n": 0}
 
     def failing(rows):
@@ -356,8 +357,8 @@ def test_a_failure_in_the_middle_of_a_restore_changes_nothing(
         if calls["n"] == 3:  # players, nights, rule sets and two batches of games are in
             raise failure
 
-    monkeypatch.setattr(backup, "BATCH", 4)
-    monkeypatch.setattr(backup, "_insert_results", failing)
+    monkeypatch.setattr(restore_writer, "BATCH", 4)
+    monkeypatch.setattr(restore_writer, "_insert_results", failing)
     before = table_counts(app)
     with app.app_context():
         account_row = db.session.get(Account, target.id)
