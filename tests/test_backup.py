@@ -29,10 +29,10 @@ from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.services import accounts
 from scorekeeper.services import backup
-from scorekeeper.services.backup import restore as restore_writer
 from scorekeeper.services import games as game_service
 from scorekeeper.services import rule_sets as rule_set_service
 from scorekeeper.services import stats
+from scorekeeper.services.backup import restore as restore_writer
 from tests.conftest import PASSWORD
 from tests.conftest import Api
 from tests.conftest import empty_tables

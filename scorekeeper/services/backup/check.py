@@ -415,7 +415,8 @@ def plan(document: Mapping[str, Any]) -> Plan:
         if game.id in seen:
             raise Damaged(f"games[{index}].id", _SAME_ID["games"](game.id))
         seen.add(game.id)
-        found.games.append(_game(found, index, game))
+        # The seats kept are the document's own list (read by now), not the model's copy.
+        found.games.append(_game(found, index, game, item["players"]))
     return found
 
 
@@ -513,7 +514,7 @@ def _rule_sets(found: Plan, items: list) -> None:
         )
 
 
-def _game(found: Plan, index: int, game: GameV1) -> dict:
+def _game(found: Plan, index: int, game: GameV1, seat_refs: list[int]) -> dict:
     where, ref, kind = f"games[{index}]", game.id, game.game
     what = _LABELS["games"](ref)
     if kind not in GAMES:
@@ -529,7 +530,6 @@ def _game(found: Plan, index: int, game: GameV1) -> dict:
         )
     plugin = GAMES[kind]
     game_rules = plugin.rules
-    seat_refs = game.players
     for seat, player_ref in enumerate(seat_refs):
         if player_ref not in found.players:
             raise Damaged(f"{where}.players[{seat}]", _no_such_player(what, seat, player_ref))
