@@ -32,6 +32,7 @@ from scorekeeper.services import backup
 from scorekeeper.services import games as game_service
 from scorekeeper.services import rule_sets as rule_set_service
 from scorekeeper.services import stats
+from scorekeeper.services.backup import restore as restore_writer
 from tests.conftest import PASSWORD
 from tests.conftest import Api
 from tests.conftest import empty_tables
@@ -274,6 +275,27 @@ def damage(document: dict, how: str) -> dict:
         doc["nights"][1]["id"] = doc["nights"][0]["id"]
     elif how == "wrong type":
         doc["players"][0]["archived"] = "no"
+    elif how == "duplicate game ids":
+        games[1]["id"] = games[0]["id"]
+    elif how == "hand number not a number":
+        long = next(g for g in games if len(g["hands"]) >= 2)
+        long["hands"][1]["number"] = "2"
+    elif how == "hand time missing":
+        del oh_hell["hands"][0]["updated_at"]
+    elif how == "night not an object":
+        doc["nights"][1] = "Friday"
+    elif how == "night name too long":
+        doc["nights"][0]["name"] = "x" * 81
+    elif how == "seat not a number":
+        games[0]["players"][1] = "Ann"
+    elif how == "night not a number":
+        games[0]["night"] = "1"
+    elif how == "dealer not a number":
+        games[0]["first_dealer"] = 0.0
+    elif how == "hands not a list":
+        games[0]["hands"] = {}
+    elif how == "account not valid":
+        doc["account"] = {"username": 5}
     return doc
 
 
@@ -298,7 +320,26 @@ DAMAGES = [
     ("players not a list", "the list of players is missing"),
     ("duplicate ids", "two nights have the id 1"),
     ("wrong type", "“archived” is not true or false"),
+    ("duplicate game ids", "two games have the id 1."),
+    ("hand number not a number", ", hand 2: “number” is not a whole number."),
+    ("hand time missing", ", hand 1 has no valid “updated_at” (a date and time)."),
+    ("night not an object", "entry 2 of “nights” is not an object."),
+    ("night name too long", "Night 1: the name is longer than 80 characters."),
+    ("seat not a number", "Game 1: seat 2 names no player of the backup ('Ann')."),
+    ("night not a number", "Game 1 belongs to a night not in the backup."),
+    ("dealer not a number", "Game 1: “first_dealer” is not a whole number."),
+    ("hands not a list", "Game 1: “hands” is not a list."),
+    ("account not valid", "“account.username” is not valid."),
 ]
+#: Where the refusal says the problem is (its ``field``), for some of the damages.
+PLACES = {
+    "duplicate game ids": "games[1].id",
+    "hand time missing": ".hands[0].updated_at",
+    "night not an object": "nights[1]",
+    "seat not a number": "games[0].players[1]",
+    "wrong type": "players[0].archived",
+    "tricks do not add up": ".hands[0]",
+}
 
 
 @pytest.mark.parametrize(("how", "message"), DAMAGES, ids=[d[0] for d in DAMAGES])
@@ -310,6 +351,7 @@ def test_a_damaged_backup_is_refused_and_nothing_is_restored(app, history_docume
     assert refused.value.message.startswith("This backup is damaged: ")
     assert message in refused.value.message
     assert refused.value.message.endswith("Nothing was restored.")
+    assert refused.value.field.endswith(PLACES.get(how, ""))
     assert counts(app, target.id) == (0, 0, 0)
     # The undamaged backup still restores afterwards.
     restore(app, target.id, history_document)
@@ -347,7 +389,7 @@ def test_a_failure_in_the_middle_of_a_restore_changes_nothing(
     """The games are written a batch at a time: a failure after some batches are in leaves
     the account as empty as it was (a constraint is a refusal, anything else an error)."""
     target = make_account(app, "new-club")
-    real = backup._insert_results
+    real = restore_writer._insert_results
     calls = {"n": 0}
 
     def failing(rows):
@@ -356,8 +398,8 @@ def test_a_failure_in_the_middle_of_a_restore_changes_nothing(
         if calls["n"] == 3:  # players, nights, rule sets and two batches of games are in
             raise failure
 
-    monkeypatch.setattr(backup, "BATCH", 4)
-    monkeypatch.setattr(backup, "_insert_results", failing)
+    monkeypatch.setattr(restore_writer, "BATCH", 4)
+    monkeypatch.setattr(restore_writer, "_insert_results", failing)
     before = table_counts(app)
     with app.app_context():
         account_row = db.session.get(Account, target.id)
@@ -586,6 +628,33 @@ def test_every_installed_game_and_rule_set_round_trips(app, account):
         assert [s.to_json() | {"id": 0} for s in restored_sets] == [
             s.to_json() | {"id": 0} for s in original_sets
         ]
+
+
+def test_the_written_document_is_the_model_s_shape(app, account):
+    """The writer streams its own dicts; they are exactly the versioned model's shape: every
+    document written validates and dumps back to itself (no key more, none less, each moment
+    and day written as the model writes it)."""
+    build_history(app, account.id, seed=13, nights_count=2, per_night=3)
+    every_game_history(app, account.id)
+    document = export(app, account.id)
+    assert document["nights"] and document["rule_sets"] and document["players"]
+    assert any(game["finished_at"] for game in document["games"])
+    assert any(game["night"] is None for game in document["games"])
+    assert backup.BackupV1.model_validate(document).model_dump(mode="json") == document
+    assert set(backup.BackupV1.model_json_schema()["properties"]) == set(document)
+
+
+def test_a_game_id_twice_is_refused_where_it_would_have_made_the_game_twice(app, history):
+    doc = copy.deepcopy(history)
+    doc["games"].append(copy.deepcopy(doc["games"][4]))
+    target = make_account(app, "new-club")
+    with pytest.raises(Refusal) as refused:
+        restore(app, target.id, doc)
+    assert refused.value.message == (
+        "This backup is damaged: two games have the id 5. Nothing was restored."
+    )
+    assert refused.value.field == "games[12].id"
+    assert counts(app, target.id) == (0, 0, 0)
 
 
 def test_a_backup_made_before_rule_sets_restores(app, account, history):

@@ -1,0 +1,74 @@
+"""One game's score sheet as CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import names as name_list
+from scorekeeper.games.i18n import ngettext
+from scorekeeper.services.games import Played
+
+#: A spreadsheet runs a cell starting with one of these as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value: object) -> object:
+    """A CSV cell: numbers as they are, text defused so that no name runs as a formula."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if isinstance(value, str):
+        value = str(value)  # a lazy text in the reader's language (csv writes a str's English)
+        if value.startswith(FORMULA_STARTS):
+            return "'" + value
+    return value
+
+
+def game_csv(result: Played) -> str:
+    """The score sheet: a row per hand (what was entered, as the game's own columns, what it
+    scored, the running totals), end-of-game bonus lines, then the totals. It starts with a
+    UTF-8 byte-order mark, so spreadsheet apps read accented names right."""
+    state = result.state
+    rules = result.rules
+    setup = result.setup
+    sides = list(state.sides)
+    header = [rules.phrase("word"), _("Dealer"), *rules.csv_columns(setup)]
+    for side in sides:
+        header += [_("%(side)s points", side=side), _("%(side)s total", side=side)]
+    width = len(header)
+    rows = [header]
+    for hand in state.hands:
+        row: list[object] = [hand.number, hand.dealer, *rules.csv_cells(setup, hand)]
+        for side in sides:
+            if hand.points is None:
+                row += [None, None]
+            else:
+                row += [hand.points[side], hand.totals[side]]
+        rows.append(row)
+    titles = {"game": _("Game bonus"), "box": _("Box bonus"), "shutout": _("Shutout (doubled)")}
+    for line in state.bonuses:
+        row = [titles.get(line["kind"], line["kind"])] + [None] * (width - 1 - 2 * len(sides))
+        for side in sides:
+            row += [line["points"] if side == line["player"] else None, None]
+        rows.append(row)
+    total = [_("Total")] + [None] * (width - 1 - 2 * len(sides))
+    for side in sides:
+        total += [None, state.totals[side]]
+    rows.append(total)
+    if state.winners:
+        rows.append(
+            [
+                ngettext("Winner", "Winners", len(state.winners)),
+                name_list(state.winners),
+            ]
+            + [None] * (width - 2)
+        )
+    out = io.StringIO()
+    out.write("\ufeff")
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(value) for value in row])
+    return out.getvalue()
