@@ -109,9 +109,63 @@ function presets() {
       if (!field) return;
       if (field.type === "checkbox") field.checked = Boolean(value);
       else field.value = Array.isArray(value) ? value.join(", ") : String(value);
+      field.dispatchEvent(new Event("change", { bubbles: true }));
     });
     form.querySelectorAll("[data-presets] button").forEach((b) => b.removeAttribute("aria-pressed"));
     button.setAttribute("aria-pressed", "true");
+  });
+}
+
+// New game: − and + beside a number field (44 px each, for one thumb), within its range.
+// Without this script the buttons stay hidden and the number is typed.
+function steppers() {
+  document.querySelectorAll(".stepper .step").forEach((button) => { button.hidden = false; });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest(".stepper .step");
+    if (!button) return;
+    const field = document.getElementById(button.getAttribute("aria-controls"));
+    const low = Number(field.min);
+    const high = Number(field.max);
+    const now = Number.isFinite(field.valueAsNumber) ? Math.round(field.valueAsNumber) : low;
+    field.value = String(Math.min(high, Math.max(low, now + Number(button.dataset.step))));
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}
+
+// New game: the worked example under the scoring values, said again as they change. The
+// server computes it with the rules (no second formula here) in the reader's words; without
+// this script the page says it for the values of the last submit.
+function workedExample() {
+  document.querySelectorAll("[data-example]").forEach((box) => {
+    const form = box.closest("form");
+    const out = box.querySelector(".example");
+    let timer = null;
+    let pending = null;
+    const refresh = () => {
+      const query = new URLSearchParams();
+      for (const [key, value] of new FormData(form)) {
+        if (key.startsWith("opt-")) query.append(key, value);
+      }
+      if (pending) pending.abort();
+      pending = new AbortController();
+      fetch(`${box.dataset.example}&${query}`, {
+        signal: pending.signal, headers: { Accept: "application/json" }, credentials: "same-origin",
+      })
+        .then((answer) => (answer.ok ? answer.json() : Promise.reject(answer)))
+        .then((said) => {
+          out.textContent = said.example ?? said.problems.join(" ");
+          out.classList.toggle("error", said.example == null);
+          box.dataset.shown = query.toString();
+        })
+        .catch(() => {});
+    };
+    const later = (event) => {
+      if (!(event.target.name || "").startsWith("opt-")) return;
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 150);
+    };
+    form.addEventListener("input", later);
+    form.addEventListener("change", later);
   });
 }
 
@@ -145,5 +199,7 @@ document.addEventListener("DOMContentLoaded", () => {
   confirmations();
   inplaceForms();
   presets();
+  steppers();
+  workedExample();
   seatPicker();
 });
