@@ -94,9 +94,11 @@ def field(html: str, key: str) -> str:
 
 
 def example(html: str) -> str:
-    found = re.search(r'<p class="example" id="worked-example"[^>]*>([^<]*)</p>', html)
+    found = re.search(r'<p class="example" id="worked-example"[^>]*>(.*?)</p>', html)
     assert found, "no worked example"
-    return html_text(found.group(1))
+    parts = re.findall(r'<span class="part">([^<]*)</span>', found.group(1))
+    assert re.sub(r"<[^>]+>", "", found.group(1)) == " · ".join(parts)
+    return html_text(" · ".join(parts))
 
 
 def test_the_new_game_page_has_the_three_values_with_steppers_and_the_example(table):

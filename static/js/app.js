@@ -153,7 +153,12 @@ function workedExample() {
       })
         .then((answer) => (answer.ok ? answer.json() : Promise.reject(answer)))
         .then((said) => {
-          out.textContent = said.example ?? said.problems.join(" ");
+          // One hand a line (the text keeps its separators).
+          out.replaceChildren();
+          (said.example ?? said.problems.join(" ")).split(" · ").forEach((words, index) => {
+            if (index) out.append(Object.assign(document.createElement("span"), { className: "sep", textContent: " · " }));
+            out.append(Object.assign(document.createElement("span"), { className: "part", textContent: words }));
+          });
           out.classList.toggle("error", said.example == null);
           box.dataset.shown = query.toString();
         })

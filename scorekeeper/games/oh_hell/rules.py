@@ -444,7 +444,7 @@ class OhHell(GameRules):
                 10,
                 minimum=0,
                 maximum=MOST_POINTS,
-                help=N_("What a made bid scores on top of its tricks (0 to 100)."),
+                help=N_("What a made bid scores on top of its tricks."),
                 stepper=True,
             ),
             Option(
@@ -456,7 +456,7 @@ class OhHell(GameRules):
                 maximum=MOST_POINTS,
                 help=N_(
                     "What each trick of a made bid is worth (and of a missed one, when a "
-                    "missed bid scores its tricks); 0 to 100."
+                    "missed bid scores its tricks)."
                 ),
                 stepper=True,
             ),
@@ -468,8 +468,8 @@ class OhHell(GameRules):
                 minimum=0,
                 maximum=MOST_POINTS,
                 help=N_(
-                    "Taken off a missed bid for every trick it was off by (0 to 100); totals "
-                    "may go below zero."
+                    "Taken off a missed bid for every trick it was off by; totals may go "
+                    "below zero."
                 ),
                 stepper=True,
             ),
