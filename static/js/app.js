@@ -126,7 +126,9 @@ function steppers() {
     const field = document.getElementById(button.getAttribute("aria-controls"));
     const low = Number(field.min);
     const high = Number(field.max);
-    const now = Number.isFinite(field.valueAsNumber) ? Math.round(field.valueAsNumber) : low;
+    // A field left blank counts as the value the page gave it (its default).
+    const typed = Number.isFinite(field.valueAsNumber) ? field.valueAsNumber : Number(field.defaultValue || low);
+    const now = Math.round(typed);
     field.value = String(Math.min(high, Math.max(low, now + Number(button.dataset.step))));
     field.dispatchEvent(new Event("input", { bubbles: true }));
   });

@@ -93,6 +93,12 @@ def test_the_steppers_and_typing_change_the_worked_example(phone):
     expect(example(phone)).to_have_text("Points per trick must be from 0 to 100.")
     value(phone, "trick_value").fill("1")
     expect(example(phone)).to_have_text(example_of(102, 3, 100))
+    # A field left blank steps from the value the page gave it (the default, 1).
+    value(phone, "trick_value").fill("")
+    step(phone, "trick_value", 1)
+    expect(value(phone, "trick_value")).to_have_value("2")
+    expect(example(phone)).to_have_text(example_of(104, 6, 100))
+    step(phone, "trick_value", -1)
     # A preset fills the values and the example in one tap.
     phone.get_by_role("button", name="Wizard scoring").tap()
     expect(value(phone, "made_bonus")).to_have_value("20")
