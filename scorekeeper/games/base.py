@@ -163,6 +163,9 @@ class Option:
     help: str = ""
     #: How each choice reads on the new-game form ({value: words}); the value itself if absent.
     choice_labels: Mapping[Any, str] = field(default_factory=dict)
+    #: An "int" set on the new-game form with − and + buttons beside its field (always
+    #: filled in, with its default at first).
+    stepper: bool = False
 
 
 class Preset(NamedTuple):
@@ -438,6 +441,9 @@ class GameRules:
     plays_in_teams: bool = False
     #: Named sets of option values offered on the new-game page, in the order shown.
     presets: Sequence[Preset] = ()
+    #: The options ``worked_example`` depends on (the new-game page shows the example after
+    #: the last of them and says it again when one changes).
+    example_options: tuple[str, ...] = ()
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
@@ -539,6 +545,11 @@ class GameRules:
         """Plain sentences saying how this game is scored and played with ``options`` (the
         rules card of a game page)."""
         return []
+
+    def worked_example(self, options: Mapping[str, Any]) -> str | None:
+        """A few hands scored with ``options`` (valid values of ``example_options``), in the
+        reader's words, for the new-game page; None for a game without one."""
+        return None
 
     def schedule(self, setup: Setup) -> list[int] | None:
         """The cards dealt in every hand, in order, for a game played to a fixed schedule."""

@@ -34,6 +34,7 @@ from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
 from scorekeeper.views.setup_form import OPTION_HINTS
 from scorekeeper.views.setup_form import read_options
 from scorekeeper.views.setup_form import read_setup
+from scorekeeper.views.setup_form import worked_example
 
 bp = Blueprint("games", __name__, url_prefix="/games")
 
@@ -124,9 +125,11 @@ def new():
                     )
                 flash(message, "success")
                 return redirect(url_for("games.show", game_id=result.game.id))
+    example, _example_problems = worked_example(form, game_rules)
     return (
         render_template(
             "games/new.html",
+            example=example,
             rules=game_rules,
             kind=kind,
             night=night,
@@ -142,6 +145,18 @@ def new():
         ),
         refusal.status if refusal else 200,
     )
+
+
+@bp.get("/new/example")
+def example():
+    """The worked example for the options of the new-game form (its fields as the query), so
+    the page says it again as the values change: ``{"example": words | null, "problems":
+    [words]}``, computed by the rules."""
+    kind = request.args.get("game")
+    if kind not in GAMES:
+        abort(404)
+    text, problems = worked_example(request.args, GAMES[kind].rules)
+    return {"example": text, "problems": problems}
 
 
 def with_options(form: MultiDict, rules, options) -> MultiDict:

@@ -14,6 +14,8 @@ from typing import Any
 from scorekeeper.errors import Refusal
 from scorekeeper.games import GameRules
 from scorekeeper.games import Option
+from scorekeeper.games.base import Problems
+from scorekeeper.games.base import check_option_value
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.models import Player
@@ -120,3 +122,28 @@ def read_options(form: Mapping[str, str], specs: Sequence[Option]) -> dict[str, 
         else:
             options[spec.key] = raw
     return options
+
+
+def worked_example(form: Mapping[str, str], rules: GameRules) -> tuple[str | None, list[str]]:
+    """The game's worked example for the options typed on the form (an empty form: the
+    defaults), computed by the rules; or, when a value it depends on is not one the rules
+    take, no example and what is wrong with it."""
+    specs = [
+        spec for spec in rules.option_specs(rules.max_players) if spec.key in rules.example_options
+    ]
+    if not specs:
+        return None, []
+    problems = Problems()
+    options: dict[str, Any] = {}
+    typed: dict[str, Any] = {}
+    if form:
+        try:
+            typed = read_options(form, specs)
+        except Refusal as refused:
+            return None, [problem.message for problem in refused.problems]
+    for spec in specs:
+        with problems.check():
+            options[spec.key] = check_option_value(spec, typed.get(spec.key, spec.default))
+    if problems:
+        return None, [error.message for error in problems.errors]
+    return rules.worked_example(options), []

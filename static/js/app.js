@@ -109,9 +109,70 @@ function presets() {
       if (!field) return;
       if (field.type === "checkbox") field.checked = Boolean(value);
       else field.value = Array.isArray(value) ? value.join(", ") : String(value);
+      field.dispatchEvent(new Event("change", { bubbles: true }));
     });
     form.querySelectorAll("[data-presets] button").forEach((b) => b.removeAttribute("aria-pressed"));
     button.setAttribute("aria-pressed", "true");
+  });
+}
+
+// New game: − and + beside a number field (44 px each, for one thumb), within its range.
+// Without this script the buttons stay hidden and the number is typed.
+function steppers() {
+  document.querySelectorAll(".stepper .step").forEach((button) => { button.hidden = false; });
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest(".stepper .step");
+    if (!button) return;
+    const field = document.getElementById(button.getAttribute("aria-controls"));
+    const low = Number(field.min);
+    const high = Number(field.max);
+    // A field left blank counts as the value the page gave it (its default).
+    const typed = Number.isFinite(field.valueAsNumber) ? field.valueAsNumber : Number(field.defaultValue || low);
+    const now = Math.round(typed);
+    field.value = String(Math.min(high, Math.max(low, now + Number(button.dataset.step))));
+    field.dispatchEvent(new Event("input", { bubbles: true }));
+  });
+}
+
+// New game: the worked example under the scoring values, said again as they change. The
+// server computes it with the rules (no second formula here) in the reader's words; without
+// this script the page says it for the values of the last submit.
+function workedExample() {
+  document.querySelectorAll("[data-example]").forEach((box) => {
+    const form = box.closest("form");
+    const out = box.querySelector(".example");
+    let timer = null;
+    let pending = null;
+    const refresh = () => {
+      const query = new URLSearchParams();
+      for (const [key, value] of new FormData(form)) {
+        if (key.startsWith("opt-")) query.append(key, value);
+      }
+      if (pending) pending.abort();
+      pending = new AbortController();
+      fetch(`${box.dataset.example}&${query}`, {
+        signal: pending.signal, headers: { Accept: "application/json" }, credentials: "same-origin",
+      })
+        .then((answer) => (answer.ok ? answer.json() : Promise.reject(answer)))
+        .then((said) => {
+          // One hand a line (the text keeps its separators).
+          out.replaceChildren();
+          (said.example ?? said.problems.join(" ")).split(" · ").forEach((words, index) => {
+            if (index) out.append(Object.assign(document.createElement("span"), { className: "sep", textContent: " · " }));
+            out.append(Object.assign(document.createElement("span"), { className: "part", textContent: words }));
+          });
+          out.classList.toggle("error", said.example == null);
+          box.dataset.shown = query.toString();
+        })
+        .catch(() => {});
+    };
+    const later = (event) => {
+      if (!(event.target.name || "").startsWith("opt-")) return;
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 150);
+    };
+    form.addEventListener("input", later);
+    form.addEventListener("change", later);
   });
 }
 
@@ -145,5 +206,7 @@ document.addEventListener("DOMContentLoaded", () => {
   confirmations();
   inplaceForms();
   presets();
+  steppers();
+  workedExample();
   seatPicker();
 });

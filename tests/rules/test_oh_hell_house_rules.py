@@ -115,10 +115,17 @@ def test_a_made_zero_with_the_zero_bid_bonus_scores_5_plus_the_cards_whatever_th
     assert state.hands[0].points == {"Ann": 12, "Ben": 50, "Cy": 60}
 
 
-def test_the_scoring_options_only_take_their_listed_values():
-    for raw in ({"made_bonus": 15}, {"trick_value": 5}, {"miss_penalty": 1}, {"made_bonus": 10.0}):
+def test_the_scoring_options_take_only_whole_numbers_from_0_to_100():
+    for raw in (
+        {"made_bonus": 101},
+        {"trick_value": -1},
+        {"miss_penalty": 2.5},
+        {"made_bonus": 10.0},
+    ):
         (key,) = raw
         assert options_refused(raw) == [("option_value", f"options.{key}")]
+    for raw in ({"made_bonus": 15}, {"trick_value": 5}, {"miss_penalty": 1}, {"made_bonus": 0}):
+        assert RULES.resolve_options(raw, 3).items() >= raw.items()
 
 
 def test_bids_made_still_count_an_exact_bid_whatever_the_scoring():
@@ -135,7 +142,7 @@ def test_bids_made_still_count_an_exact_bid_whatever_the_scoring():
 
 def test_the_presets_are_listed_in_order_with_their_labels_and_scoring():
     assert [(key, label) for key, label, _ in RULES.presets] == [
-        ("seed", "Seed rules"),
+        ("seed", "Standard"),
         ("nomination_whist", "Nomination Whist"),
         ("penalty", "Penalty"),
         ("wizard_scoring", "Wizard scoring"),
@@ -456,7 +463,7 @@ def test_custom_size_messages_say_what_is_wrong():
 
 
 def test_custom_size_problems_come_with_the_other_option_problems():
-    assert options_refused({"sequence": "custom", "made_bonus": 7, "colour": 1}) == [
+    assert options_refused({"sequence": "custom", "made_bonus": 101, "colour": 1}) == [
         ("unknown_option", "options.colour"),
         ("option_value", "options.made_bonus"),
         ("custom_sizes_invalid", "options.custom_sizes"),
@@ -504,7 +511,9 @@ def test_every_option_has_a_label_and_help_and_every_choice_a_label():
     assert specs["sequence"].choices == ("up", "down", "up-down", "down-up", "custom")
     assert specs["custom_sizes"].kind == "list"
     assert (specs["custom_sizes"].minimum, specs["custom_sizes"].maximum) == (1, 15)
-    assert specs["miss_penalty"].choice_labels[10] == f"{MINUS}10 per trick off"
+    for key in ("made_bonus", "trick_value", "miss_penalty"):
+        assert (specs[key].kind, specs[key].minimum, specs[key].maximum) == ("int", 0, 100)
+        assert specs[key].stepper
     assert [key for key in specs] == list(RULES.resolve_options({}, 3))
 
 
@@ -699,9 +708,9 @@ def option_sets(draw, count: int) -> dict[str, Any]:
         "simultaneous": draw(st.booleans()),
         "miss_scoring": draw(st.sampled_from(["zero", "per_trick"])),
         "zero_bid_bonus": draw(st.booleans()),
-        "made_bonus": draw(st.sampled_from([5, 10, 20])),
-        "trick_value": draw(st.sampled_from([1, 10])),
-        "miss_penalty": draw(st.sampled_from([0, 5, 10])),
+        "made_bonus": draw(st.integers(0, 100)),
+        "trick_value": draw(st.integers(0, 100)),
+        "miss_penalty": draw(st.integers(0, 100)),
         "must_trump": draw(st.booleans()),
     }
     if sequence == "custom":

@@ -50,6 +50,8 @@ MAX_CUSTOM_HANDS = 40
 #: Which hands are played without trump (besides those that deal all 52 cards).
 NO_TRUMP_HANDS = ("last", "largest", "none")
 DECK = 52
+#: The most a scoring value (bonus, points per trick, penalty) may be.
+MOST_POINTS = 100
 #: The options that decide the score of a hand (what the presets fill in).
 SCORING_OPTIONS = ("made_bonus", "trick_value", "miss_scoring", "miss_penalty", "zero_bid_bonus")
 #: Plain play: the scoring of the seeds.
@@ -61,7 +63,7 @@ SEED_SCORING = {
     "zero_bid_bonus": False,
 }
 PRESETS = (
-    Preset("seed", N_("Seed rules"), dict(SEED_SCORING)),
+    Preset("seed", N_("Standard"), dict(SEED_SCORING)),
     Preset(
         "nomination_whist", N_("Nomination Whist"), {**SEED_SCORING, "miss_scoring": "per_trick"}
     ),
@@ -73,6 +75,14 @@ PRESETS = (
     ),
 )
 MINUS = "\u2212"
+#: The variant of a game scored by none of the presets: "custom:" and its made bonus, points
+#: per trick and penalty per trick off ("custom:5/5/5"), then ":per_trick" when a missed bid
+#: scores its tricks and ":zero_bid" with the zero-bid bonus.
+CUSTOM_VARIANT = "custom:"
+#: The worked example of a formula on the new-game page: (bid, tricks taken) in a hand of
+#: ``EXAMPLE_CARDS`` cards (the hand's size counts only for the zero-bid bonus).
+EXAMPLE_HANDS = ((2, 2), (1, 3), (0, 0))
+EXAMPLE_CARDS = 5
 
 
 def max_cards_for(player_count: int) -> int:
@@ -178,10 +188,80 @@ class OhHell(GameRules):
         Stat(N_("Zero bids made"), "zero_bids_made", out_of="zero_bids"),
     )
     presets = PRESETS
+    example_options = SCORING_OPTIONS
 
     def variant_of(self, options: Mapping[str, Any]) -> str:
-        """Games compare like with like by how they score: a preset's key, or "custom"."""
-        return self.preset_of(options) or "custom"
+        """Games compare like with like by how they score: a preset's key, or a custom
+        formula's values ("custom:5/5/5", see ``CUSTOM_VARIANT``)."""
+        preset = self.preset_of(options)
+        if preset is not None:
+            return preset
+        scoring = {**SEED_SCORING, **{k: options[k] for k in SCORING_OPTIONS if k in options}}
+        variant = (
+            f"{CUSTOM_VARIANT}{scoring['made_bonus']}/{scoring['trick_value']}"
+            f"/{scoring['miss_penalty']}"
+        )
+        if scoring["miss_scoring"] == "per_trick":
+            variant += ":per_trick"
+        if scoring["zero_bid_bonus"]:
+            variant += ":zero_bid"
+        return variant
+
+    def variant_label(self, variant: str) -> str:
+        """A custom formula reads as its values ("Scoring 5/5/5"); a preset by its name."""
+        scoring = _custom_scoring(variant)
+        if scoring is None:
+            return super().variant_label(variant)
+        values = {
+            "bonus": scoring["made_bonus"],
+            "value": scoring["trick_value"],
+            "penalty": scoring["miss_penalty"],
+        }
+        per_trick = scoring["miss_scoring"] == "per_trick"
+        if per_trick and scoring["zero_bid_bonus"]:
+            return _(
+                "Scoring %(bonus)s/%(value)s/%(penalty)s, misses score their tricks, "
+                "zero-bid bonus",
+                **values,
+            )
+        if per_trick:
+            return _("Scoring %(bonus)s/%(value)s/%(penalty)s, misses score their tricks", **values)
+        if scoring["zero_bid_bonus"]:
+            return _("Scoring %(bonus)s/%(value)s/%(penalty)s, zero-bid bonus", **values)
+        return _("Scoring %(bonus)s/%(value)s/%(penalty)s", **values)
+
+    def worked_example(self, options: Mapping[str, Any]) -> str:
+        """How a few hands score with these options, in the reader's words: "bid 2, took 2:
+        7 points · bid 1, took 3: −10 points · bid 0, took 0: 5 points" (the scoring options
+        left out count as their defaults)."""
+        scoring = {**SEED_SCORING, **{k: options[k] for k in SCORING_OPTIONS if k in options}}
+        parts = []
+        for bid, took in EXAMPLE_HANDS:
+            points = hand_points(bid, took, EXAMPLE_CARDS, scoring)
+            if bid == took == 0 and scoring["zero_bid_bonus"]:
+                parts.append(
+                    ngettext(
+                        "bid %(bid)s, took %(took)s in a %(cards)s-card hand: %(num)s point",
+                        "bid %(bid)s, took %(took)s in a %(cards)s-card hand: %(num)s points",
+                        abs(points),
+                        bid=bid,
+                        took=took,
+                        cards=EXAMPLE_CARDS,
+                        num=points,
+                    )
+                )
+            else:
+                parts.append(
+                    ngettext(
+                        "bid %(bid)s, took %(took)s: %(num)s point",
+                        "bid %(bid)s, took %(took)s: %(num)s points",
+                        abs(points),
+                        bid=bid,
+                        took=took,
+                        num=points,
+                    )
+                )
+        return " · ".join(parts)
 
     def schedule(self, setup: Setup) -> list[int]:
         return game_sizes(setup.options)
@@ -360,46 +440,38 @@ class OhHell(GameRules):
             Option(
                 "made_bonus",
                 N_("Exact-bid bonus"),
-                "choice",
+                "int",
                 10,
-                choices=(5, 10, 20),
+                minimum=0,
+                maximum=MOST_POINTS,
                 help=N_("What a made bid scores on top of its tricks."),
-                choice_labels={
-                    5: N_("5 points"),
-                    10: N_("10 points"),
-                    20: N_("20 points"),
-                },
+                stepper=True,
             ),
             Option(
                 "trick_value",
                 N_("Points per trick"),
-                "choice",
+                "int",
                 1,
-                choices=(1, 10),
+                minimum=0,
+                maximum=MOST_POINTS,
                 help=N_(
                     "What each trick of a made bid is worth (and of a missed one, when a "
                     "missed bid scores its tricks)."
                 ),
-                choice_labels={
-                    1: N_("1 point"),
-                    10: N_("10 points"),
-                },
+                stepper=True,
             ),
             Option(
                 "miss_penalty",
                 N_("Penalty per trick off"),
-                "choice",
+                "int",
                 0,
-                choices=(0, 5, 10),
+                minimum=0,
+                maximum=MOST_POINTS,
                 help=N_(
                     "Taken off a missed bid for every trick it was off by; totals may go "
                     "below zero."
                 ),
-                choice_labels={
-                    0: N_("None"),
-                    5: N_("−5 per trick off"),
-                    10: N_("−10 per trick off"),
-                },
+                stepper=True,
             ),
             Option(
                 "must_trump",
@@ -877,10 +949,31 @@ def _custom_sizes(value: Any, sequence: str | None, most: int) -> list[int] | No
     return list(value)
 
 
+def _custom_scoring(variant: str) -> dict[str, Any] | None:
+    """The scoring options a custom variant ("custom:5/5/5:per_trick") says; None for any
+    other variant (a preset's key, the "custom" of games stored before it said its values)."""
+    if not variant.startswith(CUSTOM_VARIANT):
+        return None
+    values, *flags = variant.removeprefix(CUSTOM_VARIANT).split(":")
+    numbers = values.split("/")
+    if len(numbers) != 3 or not all(n.isascii() and n.isdigit() for n in numbers):
+        return None
+    bonus, value, penalty = (int(n) for n in numbers)
+    return {
+        "made_bonus": bonus,
+        "trick_value": value,
+        "miss_penalty": penalty,
+        "miss_scoring": "per_trick" if "per_trick" in flags else "zero",
+        "zero_bid_bonus": "zero_bid" in flags,
+    }
+
+
 def _scoring_sentence(options: Mapping[str, Any]) -> str:
     """How a hand scores, as two whole sentences (made, then missed)."""
     value, bonus, penalty = options["trick_value"], options["made_bonus"], options["miss_penalty"]
-    if value == 1:
+    if value == 0:
+        made = _("Exact bid: %(bonus)s.", bonus=bonus)
+    elif value == 1:
         made = _("Exact bid: %(bonus)s + tricks.", bonus=bonus)
     else:
         made = _("Exact bid: %(bonus)s + %(value)s per trick.", bonus=bonus, value=value)
