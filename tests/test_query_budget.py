@@ -4,6 +4,7 @@ page at most 4."""
 
 from __future__ import annotations
 
+import html
 from contextlib import contextmanager
 
 import pytest
@@ -102,3 +103,41 @@ def test_the_finishing_hand_stays_within_the_budget(app, api, monkeypatch):
     assert answer.get_json()["status"] == "finished"
     assert seen["replays"] == 1
     assert len(seen["statements"]) <= 6, seen["statements"]
+
+
+def game_loads(statements: list[str]) -> int:
+    """How many times a request read the game itself (its row with its seats and hands)."""
+    return sum(
+        1
+        for sql in statements
+        if sql.lstrip().upper().startswith("SELECT") and "JOIN hand_entry" in sql
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "typed", "message"),
+    [
+        (  # refused by the rules: the hook
+            {"simultaneous": True, "hook": True},
+            {"bid-0": "1", "bid-1": "0", "bid-2": "0"},
+            "The bids add up to the 1 card dealt, which the hook forbids",
+        ),
+        ({}, {"bid-0": "x", "bid-1": "0", "bid-2": "0"}, "Ann's bid must be a whole number."),
+    ],
+)
+def test_a_refused_save_on_the_pages_reads_the_game_once(
+    app, table, monkeypatch, options, typed, message
+):
+    """A save the rules (or the form reader) refuse shows the game as it stands, with the
+    message and what was typed, from the game the save loaded: one read of the game (it was
+    two) and no more statements than a save that lands."""
+    game = game_id(start_game(table, app, "oh_hell", {"Ann": 1, "Ben": 2, "Cy": 3}, **options))
+    form = {"phase": "bids", "number": "1", **typed}
+    with measured(app, monkeypatch) as seen:
+        answer = table.post(f"/games/{game}/hands", data=form)
+    assert answer.status_code in (400, 422)
+    assert message in html.unescape(answer.text)
+    assert game_loads(seen["statements"]) == 1, seen["statements"]
+    assert len(seen["statements"]) <= 6, seen["statements"]
+    # The refused attempt (by the rules) and the page's state: never a second load's replay.
+    assert seen["replays"] <= 2

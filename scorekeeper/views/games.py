@@ -287,7 +287,7 @@ def record(game_id: int):
         entry = game.plugin.read_hand(request.form, game.players, phase)
         result = games.record_hand(game, entry, number=_hand_number())
     except Refusal as refusal:
-        return _refused(game_id, refusal, phase)
+        return _refused(game, refusal, phase)
     return saved(result)
 
 
@@ -304,21 +304,25 @@ def update(game_id: int, number: int):
         result = games.update_hand(game, number, entry, complete=complete, replace=correcting)
     except Refusal as refusal:
         if correcting and refusal.code not in ("not_next_hand", "conflict"):
-            return _render_edit(games.load(current_user, game_id), number, refusal)
-        return _refused(game_id, refusal, phase)
+            return _render_edit(games.played(game), number, refusal)
+        return _refused(game, refusal, phase)
     if correcting:
         flash(rules.phrase("corrected", number=number), "success")
     return saved(result)
 
 
-def _refused(game_id: int, refusal: Refusal, phase: str):
-    """Show the game again with the message and everything that was typed."""
+def _refused(game, refusal: Refusal, phase: str):
+    """Show the game again with the message and everything that was typed.
+
+    A refusal by the rules or the form reader changed nothing: the game loaded for the save
+    is shown as it stands (one load and one replay per request). Only after a concurrent
+    change (another phone got there first) is the game read again."""
     if refusal.code in ("not_next_hand", "conflict", "not_found"):
         flash(refusal.message, "warning")
         if wants_fragment():
-            return _render_game(games.load(current_user, game_id))
-        return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
-    result = games.load(current_user, game_id)
+            return _render_game(games.load(current_user, game.id))
+        return redirect(url_for("games.show", game_id=game.id, _anchor="now"))
+    result = games.played(game)
     entered = result.plugin.typed(request.form, result.players)
     return _render_game(result, refusal, entered, phase)
 
