@@ -50,8 +50,10 @@ messages: $(VENV)/.installed-run
 language: $(VENV)/.installed-run
 	$(BIN)/pybabel init -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) -l $(LANG)
 
+# Once the app answers, tools/announce.py says the address to open, and the one a phone on the
+# same network opens (with HOST=0.0.0.0; the default 127.0.0.1 serves this computer only).
 run: migrate
-	@echo "Scorekeeper on http://$(HOST):$(PORT)/"
+	@$(BIN)/python tools/announce.py "$(HOST)" "$(PORT)" &
 	$(BIN)/flask run --host "$(HOST)" --port "$(PORT)"
 
 # SQLite always; PostgreSQL too when one answers (see tools/pg_test_db.py). The PostgreSQL

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from scorekeeper.extensions import db
 from scorekeeper.models import Account
 
@@ -19,20 +21,76 @@ def test_the_browser_s_language_is_the_default(client):
     assert html_lang(client.get("/login", headers={"Accept-Language": "fr"})) == "en"
 
 
+def switch(client, code: str, back: str = "/", **extra):
+    """Tap a language on the switch: a button of the footer's form."""
+    return client.post("/language", data={"code": code, "next": back, **extra})
+
+
 def test_the_switch_is_on_every_page_and_remembered_by_the_browser(client):
     page = client.get("/login")
-    for name in ("Basa Sunda", "ພາສາລາວ", "বাংলা", "English"):
-        assert f">{name}</a>" in page.text
-    switched = client.get("/language/bn?next=/login")
+    for code, name in (("su", "Basa Sunda"), ("lo", "ພາສາລາວ"), ("bn", "বাংলা"), ("en", "English")):
+        assert re.search(
+            rf'<button type="submit" name="code" value="{code}"[^>]*>{name}</button>', page.text
+        )
+    assert 'name="next" value="/login"' in page.text
+    switched = switch(client, "bn", "/login")
     assert switched.status_code == 302 and switched.headers["Location"].endswith("/login")
     assert html_lang(client.get("/login", headers={"Accept-Language": "lo"})) == "bn"
-    assert client.get("/language/xx").status_code == 404
-    away = client.get("/language/su?next=//evil.example/")
+    assert switch(client, "xx").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "back",
+    [
+        "//evil.example/",
+        "/\t/evil.example",
+        "/\\evil.example",
+        "\\\\evil.example",
+        "https://evil.example/",
+        "/\r\n/x",
+        "/\r\nSet-Cookie: a=b",
+        "/\x00/x",
+        "/\u2028/evil.example",
+        "evil.example",
+        "",
+    ],
+)
+def test_next_never_leads_off_the_site_or_breaks_the_answer(client, account, back):
+    """Every ``next`` goes through one check: another host (however it is spelt: a tab or a
+    backslash a browser drops or reads as a slash), or a newline that cannot be written in a
+    header, leads home, never away and never to a 500."""
+    away = switch(client, "su", back)
+    assert away.status_code == 302
     assert away.headers["Location"] == "/"
+    login = client.post(
+        "/login",
+        query_string={"next": back},
+        data={"username": "friday-club", "password": "correct horse battery"},
+    )
+    assert login.status_code in (302, 400), login.text  # 400: a NUL is refused first
+    assert login.headers.get("Location", "/") == "/"
+
+
+def test_the_language_links_of_before_are_gone(client, logged_in, app, account):
+    """Switching changes the account: a GET (an image another site embeds) cannot do it."""
+    assert logged_in.get("/language/lo?next=/").status_code in (404, 405)
+    with app.app_context():
+        assert db.session.get(Account, account.id).locale != "lo"
+
+
+def test_switching_needs_the_form_s_token(make_app, account):
+    app = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    page = client.get("/login").text
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    assert switch(client, "lo", "/login").status_code == 400  # forged: no token
+    assert html_lang(client.get("/login")) == "en"
+    assert switch(client, "lo", "/login", csrf_token=token).status_code == 302
+    assert html_lang(client.get("/login")) == "lo"
 
 
 def test_an_account_keeps_its_language_on_every_device(app, account, logged_in, client):
-    logged_in.get("/language/lo?next=/")
+    switch(logged_in, "lo")
     with app.app_context():
         assert db.session.get(Account, account.id).locale == "lo"
     other = app.test_client()

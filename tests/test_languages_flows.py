@@ -146,7 +146,7 @@ def language(request) -> str:
 def table(app, language):
     """A browser that chose ``language`` on the switch, signed up and added the players."""
     client = app.test_client()
-    client.get(f"/language/{language}?next=/signup")
+    client.post("/language", data={"code": language, "next": "/signup"})
     page = client.get("/signup")
     assert_page(page, language, said(language, "Sign up"))
     assert signup(client).status_code == 302
@@ -228,7 +228,7 @@ HANDS = {
 
 def test_sign_up_and_add_players(app, language):
     client = app.test_client()
-    client.get(f"/language/{language}?next=/signup")
+    client.post("/language", data={"code": language, "next": "/signup"})
     assert_page(client.get("/signup"), language, said(language, "Sign up"))
     short = client.post(
         "/signup", data={"username": "friday-club", "password": "short", "confirm": "short"}

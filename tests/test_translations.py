@@ -101,7 +101,7 @@ class Visible(HTMLParser):
         attrs = dict(attrs)
         if tag in ("script", "style"):
             self.hidden += 1
-        if tag == "nav" and "languages" in (attrs.get("class") or ""):
+        if tag == "form" and "languages" in (attrs.get("class") or ""):
             self.in_switch += 1
         for name in SHOWN_ATTRIBUTES:
             if attrs.get(name):
@@ -112,7 +112,7 @@ class Visible(HTMLParser):
     def handle_endtag(self, tag):
         if tag in ("script", "style"):
             self.hidden -= 1
-        if tag == "nav" and self.in_switch:
+        if tag == "form" and self.in_switch:
             self.in_switch -= 1
 
     def handle_data(self, data):
@@ -461,7 +461,7 @@ def test_a_bengali_page_shows_bengali_digits_and_month(app):
     client = logged_in_client(app)
     number = oh_hell_with_hands(client, app)
     night = client.post("/nights/new", data={"date": "2024-05-17", "name": "Cards"})
-    client.get("/language/bn?next=/")
+    client.post("/language", data={"code": "bn", "next": "/"})
     night_page = client.get(night.headers["Location"]).text
     assert "১৭ মে, ২০২৪" in night_page and "17 May" not in night_page
     game_page = client.get(f"/games/{number}").text
@@ -482,7 +482,7 @@ def test_a_bengali_bid_game_page_writes_bengali_digits_in_its_sheet_and_its_word
     page = f"/games/{number}"
     bids = {"phase": "bids", "number": "1", "bid-0": "3", "bid-1": "0", "bid-2": "4", "bid-3": "4"}
     assert client.post(f"{page}/hands", data=bids).status_code == 302
-    client.get("/language/bn?next=/")
+    client.post("/language", data={"code": "bn", "next": "/"})
     playing = client.get(page).text
     found = re.search(r'data-tricks-form[^>]*data-words="([^"]+)"', playing, re.S)
     words = json.loads(html.unescape(found.group(1)))
@@ -499,7 +499,7 @@ def test_the_main_pages_answer_in_each_language(app, language):
     client = logged_in_client(app)
     number = oh_hell_with_hands(client, app)
     night = client.post("/nights/new", data={"date": "2024-05-17", "name": "Cards"})
-    client.get(f"/language/{language}?next=/")
+    client.post("/language", data={"code": language, "next": "/"})
     for path in (
         "/",
         "/players/",

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Blueprint
 from flask import current_app
 from flask import flash
@@ -23,6 +21,7 @@ from scorekeeper.forms import SignupForm
 from scorekeeper.forms import show_refusal
 from scorekeeper.games.i18n import _
 from scorekeeper.services import accounts
+from scorekeeper.views.common import safe_next
 
 bp = Blueprint("auth", __name__)
 
@@ -42,15 +41,6 @@ def _remember_device(response, account, previous: str | None):
         secure=current_app.config["SESSION_COOKIE_SECURE"],
     )
     return response
-
-
-def _safe_next(target: str | None) -> str:
-    """Only follow ``next`` to a path on this site."""
-    if target:
-        parts = urlsplit(target)
-        if not parts.scheme and not parts.netloc and target.startswith("/"):
-            return target
-    return url_for("main.home")
 
 
 @bp.route("/signup", methods=["GET", "POST"])
@@ -97,7 +87,7 @@ def login():
                 headers["Retry-After"] = str(refusal.retry_after)
         else:
             login_user(account, remember=form.remember.data)
-            return _remember_device(redirect(_safe_next(request.args.get("next"))), account, device)
+            return _remember_device(redirect(safe_next(request.args.get("next"))), account, device)
     elif form.errors:
         status = 400
     return render_template("auth/login.html", form=form), status, headers

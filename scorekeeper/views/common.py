@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import unicodedata
 from functools import wraps
+from urllib.parse import urlsplit
 
 from flask import Response
 from flask import abort
 from flask import g
 from flask import request
+from flask import url_for
 
 from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm
@@ -27,6 +30,24 @@ def fragment_of(html: str) -> str:
     what a form saved in place replaces."""
     start = html.index("<!--main-->") + len("<!--main-->")
     return html[start : html.index("<!--/main-->")]
+
+
+def safe_next(target: str | None) -> str:
+    """Where a ``next`` may lead: a path on this site, as it was given; anything else (another
+    host, ``//host``, a backslash, which browsers read as a slash, or a control character,
+    which the browser or the header writer drops, so ``/%09/evil.example`` (a tab) would become
+    ``//evil.example``) leads home instead. The one check for every ``next`` in the app."""
+    if (
+        isinstance(target, str)
+        and target.startswith("/")
+        and not any(unicodedata.category(char) in ("Cc", "Cf", "Zl", "Zp") for char in target)
+        and "\\" not in target
+        and not target.startswith("//")
+    ):
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc:
+            return target
+    return url_for("main.home")
 
 
 #: The highest page number a list accepts (a larger one would overflow the query's offset).

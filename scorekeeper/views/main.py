@@ -16,6 +16,8 @@ from scorekeeper.i18n import COOKIE
 from scorekeeper.i18n import LANGUAGES
 from scorekeeper.services import nights
 from scorekeeper.services import players
+from scorekeeper.views.common import check_action
+from scorekeeper.views.common import safe_next
 
 bp = Blueprint("main", __name__)
 
@@ -49,18 +51,18 @@ def health():
     return {"status": "ok"}
 
 
-@bp.get("/language/<code>")
-def language(code: str):
-    """Switch the pages' language: remembered for the account (when logged in) and for this
+@bp.post("/language")
+def language():
+    """Switch the pages' language (a button on every page, with the form's CSRF token, so no
+    other site can switch it): remembered for the account (when logged in) and for this
     browser (a cookie, for the pages before logging in); back to the page it was asked on."""
+    code = request.form.get("code", "")
     if code not in LANGUAGES:
         abort(404)
-    back = request.args.get("next", "")
-    if not back.startswith("/") or back.startswith("//"):
-        back = url_for("main.home")
+    check_action()
     if current_user.is_authenticated:
         current_user.locale = code
         db.session.commit()
-    response = redirect(back)
+    response = redirect(safe_next(request.form.get("next")))
     response.set_cookie(COOKIE, code, max_age=365 * 24 * 3600, samesite="Lax", httponly=True)
     return response

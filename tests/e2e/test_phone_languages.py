@@ -120,7 +120,7 @@ def chip(page, form: str, player: str, value: str):
 def test_an_oh_hell_hand_in_the_table_s_language_on_a_phone(phone, language):
     page = phone
     page.goto("/signup")
-    page.locator("nav.languages").get_by_role("link", name=LANGUAGES[language]).click()
+    page.locator("form.languages").get_by_role("button", name=LANGUAGES[language]).click()
     expect(page.locator("html")).to_have_attribute("lang", language)
     expect(page.get_by_role("heading", level=1)).to_be_visible()
     assert_script_renders(page, language, "h1")
