@@ -73,6 +73,7 @@ test: $(VENV)/.installed-test translations
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format .
@@ -83,4 +84,4 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python bench/shared_view.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis .import_linter_cache

@@ -1,188 +1,21 @@
-"""Scorekeeper: the scorekeeping companion for physical card games."""
+"""Scorekeeper: the scorekeeping companion for physical card games.
+
+The package imports nothing at import time: the rules (``scorekeeper.games``) run with only
+the standard library and Babel. ``create_app`` (the Flask app) is in ``scorekeeper.factory``,
+loaded when first asked for.
+"""
 
 from __future__ import annotations
 
-import os
-import sqlite3
-from datetime import timedelta
-from pathlib import Path
-
-from flask import Flask
-from jinja2 import ChoiceLoader
-from sqlalchemy import event
-from sqlalchemy.engine import Engine
-
-from scorekeeper import config as settings
-
-ROOT = Path(__file__).resolve().parent.parent
+from typing import Any
 
 
-def create_app(test_config: dict | None = None) -> Flask:
-    """Build the app: configuration, extensions, blueprints, error pages, CLI."""
-    app = Flask(
-        __name__,
-        instance_path=os.environ.get("INSTANCE_PATH", str(ROOT / "instance")),
-        instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
-    )
-    configure(app, test_config)
-    register_request_handling(app)
-    register_extensions(app)
-    register_blueprints(app)
-    register_login_protection(app)
-    register_errorhandlers(app)
-    register_security(app)
-    register_i18n(app)
-    register_template_helpers(app)
-    register_commands(app)
-    register_proxy(app)
-    return app
+def __getattr__(name: str) -> Any:
+    if name in ("create_app", "ROOT"):
+        from scorekeeper import factory
+
+        return getattr(factory, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def configure(app: Flask, test_config: dict | None) -> None:
-    """Defaults, then instance/config.py, then the environment (tests pass theirs directly)."""
-    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
-    app.config.from_object(settings.Defaults)
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-        app.config.update(settings.env_overrides(os.environ))
-    else:
-        app.config.update(test_config)
-    if not app.config.get("SECRET_KEY"):
-        app.config["SECRET_KEY"] = settings.instance_secret_key(app.instance_path)
-    if "SQLALCHEMY_DATABASE_URI" not in app.config:
-        app.config["SQLALCHEMY_DATABASE_URI"] = settings.database_uri(
-            app.config.get("DATABASE_URL"), app.instance_path
-        )
-    app.config["REMEMBER_COOKIE_DURATION"] = timedelta(days=app.config["REMEMBER_COOKIE_DAYS"])
-
-
-@event.listens_for(Engine, "connect")
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
-    """Every SQLite connection: WAL journal, foreign keys enforced, wait instead of failing."""
-    if isinstance(dbapi_connection, sqlite3.Connection):
-        cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
-        cursor.execute("PRAGMA synchronous=NORMAL")
-        cursor.close()
-
-
-def register_request_handling(app: Flask) -> None:
-    """JSON bodies checked for depth and lone surrogates; ``<int:...>`` bounded to the
-    database's integers (before the blueprints: rules take their converter when added)."""
-    from scorekeeper.web import register
-
-    register(app)
-
-
-def register_extensions(app: Flask) -> None:
-    """Database, migrations, CSRF protection and logins."""
-    from scorekeeper.extensions import compress
-    from scorekeeper.extensions import csrf
-    from scorekeeper.extensions import db
-    from scorekeeper.extensions import login_manager
-    from scorekeeper.extensions import migrate
-
-    db.init_app(app)
-    migrate.init_app(
-        app,
-        db,
-        directory=str(Path(__file__).parent / "migrations"),
-        render_as_batch=True,
-        compare_type=True,
-    )
-    csrf.init_app(app)
-    compress.init_app(app)
-    login_manager.init_app(app)
-    login_manager.login_view = "auth.login"
-    from flask_babel import lazy_gettext
-
-    login_manager.login_message = lazy_gettext("Log in to keep score.")
-    login_manager.login_message_category = "info"
-    login_manager.session_protection = "basic"
-
-    from scorekeeper.models import Account
-
-    @login_manager.user_loader
-    def load_account(account_id: str):
-        return db.session.get(Account, int(account_id)) if account_id.isdigit() else None
-
-
-def register_blueprints(app: Flask) -> None:
-    """Pages and the JSON API."""
-    from scorekeeper.views import api
-    from scorekeeper.views import api_history
-    from scorekeeper.views import auth
-    from scorekeeper.views import game_assets
-    from scorekeeper.views import games
-    from scorekeeper.views import history
-    from scorekeeper.views import main
-    from scorekeeper.views import players
-    from scorekeeper.views import share
-
-    app.register_blueprint(main.bp)
-    app.register_blueprint(game_assets.bp)
-    app.jinja_loader = ChoiceLoader([app.jinja_loader, game_assets.GameTemplateLoader()])
-    app.register_blueprint(auth.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(history.bp)
-    app.register_blueprint(share.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(api_history.bp)
-
-
-def register_login_protection(app: Flask) -> None:
-    """Login throttling per address, username and known device (after the blueprints: it
-    wraps the login page's and the API token's views)."""
-    from scorekeeper import throttle
-    from scorekeeper.services import accounts
-
-    throttle.init_app(app)
-    accounts.init_app(app)
-
-
-def register_errorhandlers(app: Flask) -> None:
-    """Friendly pages (or JSON errors under /api/) instead of stack traces."""
-    from scorekeeper.views.errors import register
-
-    register(app)
-
-
-def register_security(app: Flask) -> None:
-    """Security headers on every response; Secure cookies over https."""
-    from scorekeeper.views.security import register
-
-    register(app)
-
-
-def register_proxy(app: Flask) -> None:
-    """Behind a reverse proxy, trust its X-Forwarded-* headers (PROXY_FIX=1)."""
-    if app.config["PROXY_FIX"]:
-        from werkzeug.middleware.proxy_fix import ProxyFix
-
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
-
-
-def register_i18n(app: Flask) -> None:
-    """The reader's language (Flask-Babel), for the pages, the rules and the API."""
-    from scorekeeper.i18n import register
-
-    register(app)
-
-
-def register_template_helpers(app: Flask) -> None:
-    """Cache-busted static URLs and small filters for the templates."""
-    from scorekeeper.views.helpers import register
-
-    register(app)
-
-
-def register_commands(app: Flask) -> None:
-    """CLI commands (``flask db ...`` comes from Flask-Migrate)."""
-    from scorekeeper.commands import register
-
-    register(app)
+__all__ = ["create_app"]

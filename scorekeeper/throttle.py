@@ -23,12 +23,13 @@ from __future__ import annotations
 import ipaddress
 import math
 import time
+from collections.abc import Callable
 
 from flask import Flask
+from flask import Response
 from flask import current_app
 from flask import jsonify
 from flask import make_response
-from flask import render_template
 from flask import request
 from flask_limiter import Limiter
 from limits import RateLimitItemPerMinute
@@ -37,6 +38,7 @@ from scorekeeper import throttle_storage  # noqa: F401 - registers the scorekeep
 from scorekeeper.errors import Refusal
 
 EXTENSION = "scorekeeper.limiter"
+REFUSED_PAGE = "scorekeeper.limiter.refused_page"
 #: The views that check passwords: one shared address limit for both.
 LOGIN_ENDPOINTS = ("auth.login", "api.create_token")
 DATABASE_STORAGE = "scorekeeper+db://"
@@ -107,18 +109,9 @@ def clear_login(bucket: str, ident: str) -> None:
     limiter().limiter.clear(_login_item(), *_identifiers(bucket, ident))
 
 
-def _known_device_login() -> bool:
-    """The address limit does not apply to a known device logging in to its own username."""
-    if request.endpoint != "auth.login":
-        return False
-    from scorekeeper.services.accounts import is_known_device
-    from scorekeeper.views.auth import KNOWN_DEVICE_COOKIE
-
-    return is_known_device(request.cookies.get(KNOWN_DEVICE_COOKIE), request.form.get("username"))
-
-
 def _address_refused(limit):
-    """The answer to a client address over its limit: JSON for the API, else the form."""
+    """The answer to a client address over its limit: JSON for the API, else the page's
+    answer (the login form again: ``init_app``'s ``refused_page``)."""
     wait = max(1.0, limit.reset_at - time.time())
     from scorekeeper.games.i18n import _
     from scorekeeper.i18n import duration
@@ -132,18 +125,27 @@ def _address_refused(limit):
         )
         response.status_code = 429
     else:
-        from scorekeeper.forms import LoginForm
-
-        form = LoginForm()  # as posted: the username stays typed
-        form.form_errors.append(message)
-        response = make_response(render_template("auth/login.html", form=form), 429)
+        response = current_app.extensions[REFUSED_PAGE](message)
     response.headers["Retry-After"] = str(math.ceil(wait))
     return response
 
 
-def init_app(app: Flask) -> None:
+def _plain_refused(message: str) -> Response:
+    return make_response(message, 429)
+
+
+def init_app(
+    app: Flask,
+    *,
+    exempt_when: Callable[[], bool] = lambda: False,
+    refused_page: Callable[[str], Response] | None = None,
+) -> None:
     """The limiter and its storage; the address limit on the login views (registered
-    already: this runs after the blueprints)."""
+    already: this runs after the blueprints). ``exempt_when`` tells a request the address
+    limit does not apply to (a known device logging in to its own username) and
+    ``refused_page(message)`` answers a page over the limit with status 429 (both given by the
+    views: this module imports none of them)."""
+    app.extensions[REFUSED_PAGE] = refused_page or _plain_refused
     extension = Limiter(
         key_func=client_address,
         storage_uri=storage_uri(app.config),
@@ -157,7 +159,7 @@ def init_app(app: Flask) -> None:
         lambda: current_app.config["LOGIN_ADDRESS_LIMIT"],
         scope="login",
         methods=["POST"],
-        exempt_when=_known_device_login,
+        exempt_when=exempt_when,
         on_breach=_address_refused,
     )
     for endpoint in LOGIN_ENDPOINTS:

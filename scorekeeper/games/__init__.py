@@ -1,103 +1,38 @@
-"""Every game the app keeps score of: one folder each (see ``plugin``), listed once here.
+"""The games: the shared rules (``base``), one folder per game, the registry.
 
-A new game is a new folder ``scorekeeper/games/<key>/`` and one line in ``INSTALLED``.
+Importing a game's rules imports nothing else: no form reader, no schema, nothing of the app
+(``python -c "import scorekeeper.games.oh_hell.rules"`` needs only the standard library and
+Babel). ``GAMES``, ``get`` and the shared types are still found here, loaded on first use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from collections.abc import Iterator
 from importlib import import_module
+from typing import Any
 
-from scorekeeper.games.base import GameRules
-from scorekeeper.games.base import Hand
-from scorekeeper.games.base import Option
-from scorekeeper.games.base import RuleError
-from scorekeeper.games.base import Setup
-from scorekeeper.games.base import State
-from scorekeeper.games.plugin import GamePlugin
-
-#: The installed games, in the order the app offers them: one line per game.
-INSTALLED = (
-    "oh_hell",
-    "pitch",
-    "oklahoma_gin",
-    "wizard",
-    "spades",
-    "hearts",
-    "score_pad",
-)
+#: Where each name offered here lives (loaded when first asked for).
+_LAZY = {
+    "GAMES": "scorekeeper.games.registry",
+    "FAMILIES": "scorekeeper.games.registry",
+    "INSTALLED": "scorekeeper.games.registry",
+    "Registry": "scorekeeper.games.registry",
+    "get": "scorekeeper.games.registry",
+    "GamePlugin": "scorekeeper.games.plugin",
+    "GameRules": "scorekeeper.games.base",
+    "Hand": "scorekeeper.games.base",
+    "Option": "scorekeeper.games.base",
+    "Setup": "scorekeeper.games.base",
+    "State": "scorekeeper.games.base",
+    "RuleError": "scorekeeper.games.errors",
+}
 
 
-class Registry:
-    """The games by key. Tests may ``add`` a game of their own (and ``remove`` it after)."""
-
-    def __init__(self, plugins: Iterable[GamePlugin] = ()) -> None:
-        self._games: dict[str, GamePlugin] = {}
-        #: Goes up with every change, so what is built from the games (the API document)
-        #: knows to build itself again.
-        self.version = 0
-        for plugin in plugins:
-            self.add(plugin)
-
-    def add(self, plugin: GamePlugin) -> GamePlugin:
-        if plugin.key in self._games:
-            raise ValueError(f"a game with the key {plugin.key!r} is registered already")
-        self._games[plugin.key] = plugin
-        self.version += 1
-        return plugin
-
-    def remove(self, key: str) -> None:
-        if self._games.pop(key, None) is not None:
-            self.version += 1
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._games
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._games)
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def __getitem__(self, key: str) -> GamePlugin:
-        return self._games[key]
-
-    def get(self, key: str) -> GamePlugin:
-        """The game for a key; RuleError ``option_value`` for an unknown game."""
-        try:
-            return self._games[key]
-        except (KeyError, TypeError):
-            known = ", ".join(self._games)
-            raise RuleError(
-                "option_value", f"Unknown game “{key}”; choose one of: {known}.", "game"
-            ) from None
-
-    def keys(self) -> list[str]:
-        return list(self._games)
-
-    def values(self) -> list[GamePlugin]:
-        return list(self._games.values())
-
-    def items(self) -> list[tuple[str, GamePlugin]]:
-        return list(self._games.items())
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
 
 
-GAMES = Registry(import_module(f"{__name__}.{name}").GAME for name in INSTALLED)
-
-
-def get(key: str) -> GamePlugin:
-    return GAMES.get(key)
-
-
-__all__ = [
-    "GAMES",
-    "GamePlugin",
-    "GameRules",
-    "Hand",
-    "Option",
-    "RuleError",
-    "Setup",
-    "State",
-    "get",
-]
+__all__ = sorted(_LAZY)

@@ -1,16 +1,18 @@
 """Reading a hand from a page's form into the rules' entry format.
 
 Fields are named per seat (``bid-0``, ``trick-2``) and become ``{"bids": {"Ann": 1, ...}}``.
-One module per game (``read`` and, optionally, ``typed``); the rules do the checking.
+One module per game (``read`` and, optionally, ``typed``); the rules do the checking. A value
+that is no number is refused with a ``RuleError`` (the app's edge turns it into its refusal).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from collections.abc import Mapping
+from typing import Any
 
-from scorekeeper.errors import Problem
-from scorekeeper.errors import Refusal
+from scorekeeper.games.errors import Problems
+from scorekeeper.games.errors import RuleError
 
 #: The largest whole number a form field takes (far beyond any score; keeps values in range
 #: of the database's 64-bit integers).
@@ -30,10 +32,10 @@ def whole_or_none(
     sign, digits = ("-", raw[1:]) if minus else ("", raw)
     # Only ASCII digits: "²" and "①" pass str.isdigit() but are no whole number.
     if not (digits.isascii() and digits.isdigit()) or len(digits) > len(str(LARGEST)):
-        raise Refusal("wrong_type", not_whole, field)
+        raise RuleError("wrong_type", not_whole, field)
     value = int(sign + digits)
     if abs(value) > LARGEST:
-        raise Refusal("wrong_type", not_whole, field)
+        raise RuleError("wrong_type", not_whole, field)
     return value
 
 
@@ -48,7 +50,7 @@ def per_seat(
     that is no whole number is refused with the whole sentence ``not_whole(name)`` ("Ann's
     bid must be a whole number.", such as ``readers.BIDS.not_whole``)."""
     values = {}
-    problems: list[Problem] = []
+    problems = Problems()
     for seat, name in enumerate(players):
         try:
             value = whole_or_none(
@@ -57,13 +59,12 @@ def per_seat(
                 f"{prefix}s.{name}",
                 negative,
             )
-        except Refusal as refusal:
-            problems += refusal.problems
+        except RuleError as error:
+            problems.add(error)
             continue
         if value is not None:
             values[name] = value
-    if problems:
-        raise Refusal.of(problems)
+    problems.raise_any()
     return values
 
 
@@ -71,8 +72,9 @@ def per_seat(
 COMPLETING = {"tricks", "points"}
 
 
-def field_errors(refusal: Refusal | None) -> dict[str, str]:
-    """``{field: message}`` so a template can show each message beside its input."""
+def field_errors(refusal: Any) -> dict[str, str]:
+    """``{field: message}`` so a template can show each message beside its input (of the
+    app's refusal, or None)."""
     if refusal is None:
         return {}
     errors: dict[str, str] = {}

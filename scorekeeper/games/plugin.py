@@ -7,7 +7,13 @@
 - ``templates/``: ``show.html`` (the game page), ``edit.html`` (a correction), ``_sheet.html``
   (the score sheet), and any partials they include;
 - ``static/`` (optional): ``game.css`` and ``game.js``, loaded on the game's pages;
-- ``__init__.py``: ``GAME = GamePlugin.from_folder(__file__, RULES, form, schema)``.
+- ``plugin.py``: ``GAME = GamePlugin.from_folder(__file__, RULES, form, schema)``, the one
+  module that gathers the rest (the registry imports it); ``__init__.py`` imports nothing, so
+  the rules import alone (pure Python: no form reader, no pydantic).
+
+A family of games (``bidding/``: Oh Hell, Wizard, Spades) shares a folder of its own the same
+way (``GameFamily``): its templates are found as ``games/<family>/<name>`` and its static files
+beside the games' own.
 
 The rest of the app asks the plug-in (and through it the rules) for everything else: the
 game's options, its word for a hand, its per-hand facts and statistics, its CSV columns.
@@ -21,6 +27,29 @@ from types import ModuleType
 from typing import Any
 
 from scorekeeper.games.base import GameRules
+
+
+@dataclass(frozen=True)
+class GameFamily:
+    """A folder that games share (templates, scripts): ``games/bidding/``."""
+
+    key: str
+    folder: Path
+
+    @classmethod
+    def from_folder(cls, init_file: str, key: str) -> GameFamily:
+        return cls(key=key, folder=Path(init_file).resolve().parent)
+
+    @property
+    def template_folder(self) -> Path:
+        return self.folder / "templates"
+
+    @property
+    def static_folder(self) -> Path:
+        return self.folder / "static"
+
+    def has_static(self, filename: str) -> bool:
+        return (self.static_folder / filename).is_file()
 
 
 @dataclass(frozen=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint
 from flask import current_app
 from flask import flash
+from flask import make_response
 from flask import redirect
 from flask import render_template
 from flask import request
@@ -64,6 +65,24 @@ def signup():
             return _remember_device(redirect(url_for("players.index")), account, None)
     status = 422 if form.errors or form.form_errors else 200
     return render_template("auth/signup.html", form=form, enabled=enabled), status
+
+
+def known_device_login() -> bool:
+    """The address limit does not apply to a known device logging in to its own username
+    (see ``scorekeeper.throttle``)."""
+    if request.endpoint != "auth.login":
+        return False
+    return accounts.is_known_device(
+        request.cookies.get(KNOWN_DEVICE_COOKIE), request.form.get("username")
+    )
+
+
+def address_refused_page(message: str):
+    """A login page from an address over its limit: the form again (the username stays
+    typed), with the message, status 429."""
+    form = LoginForm()  # as posted
+    form.form_errors.append(message)
+    return make_response(render_template("auth/login.html", form=form), 429)
 
 
 @bp.route("/login", methods=["GET", "POST"])

@@ -2,7 +2,8 @@
 
 A game's templates are found as ``games/<key>/<name>`` (the loader below looks the game up in
 the registry each time, so a game registered later, even by a test, is found too), and its
-static files at ``/static/games/<key>/<name>``.
+static files at ``/static/games/<key>/<name>``. A family of games (``bidding``) is served the
+same way from its own folder.
 """
 
 from __future__ import annotations
@@ -15,29 +16,40 @@ from jinja2 import BaseLoader
 from jinja2 import FileSystemLoader
 from jinja2 import TemplateNotFound
 
+from scorekeeper.games import FAMILIES
 from scorekeeper.games import GAMES
 
 bp = Blueprint("game_assets", __name__)
 
 
+def folder_of(key: str):
+    """The registered game ``key``, or the family ``key``; None for neither."""
+    if key in GAMES:
+        return GAMES[key]
+    return FAMILIES.get(key)
+
+
 class GameTemplateLoader(BaseLoader):
-    """``games/<key>/<name>`` from the folder of the registered game ``<key>``."""
+    """``games/<key>/<name>`` from the folder of the registered game (or family) ``<key>``."""
 
     def get_source(self, environment, template):
         parts = template.split("/", 2)
-        if len(parts) != 3 or parts[0] != "games" or parts[1] not in GAMES:
+        owner = folder_of(parts[1]) if len(parts) == 3 and parts[0] == "games" else None
+        if owner is None:
             raise TemplateNotFound(template)
-        loader = FileSystemLoader(str(GAMES[parts[1]].template_folder))
+        loader = FileSystemLoader(str(owner.template_folder))
         return loader.get_source(environment, parts[2])
 
 
 @bp.get("/static/games/<key>/<path:filename>")
 def static(key: str, filename: str):
-    """A game's own stylesheet or script (cached for a year: its URL carries a hash)."""
-    if key not in GAMES:
+    """A game's (or a family's) own stylesheet or script (cached for a year: its URL carries
+    a hash)."""
+    owner = folder_of(key)
+    if owner is None:
         abort(404)
     return send_from_directory(
-        GAMES[key].static_folder,
+        owner.static_folder,
         filename,
         max_age=current_app.get_send_file_max_age(filename),
     )

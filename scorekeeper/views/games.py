@@ -21,6 +21,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.forms import ActionForm
 from scorekeeper.games import GAMES
 from scorekeeper.games import entry_form
+from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
 from scorekeeper.services import games
 from scorekeeper.services import nights
@@ -273,9 +274,21 @@ def show(game_id: int):
 
 
 def _hand_number() -> int | None:
-    return entry_form.whole_or_none(
-        request.form.get("number"), _("The hand number must be a whole number."), "number"
-    )
+    try:
+        return entry_form.whole_or_none(
+            request.form.get("number"), _("The hand number must be a whole number."), "number"
+        )
+    except RuleError as error:
+        raise Refusal.from_rule(error) from None
+
+
+def _read_hand(game, phase: str) -> dict:
+    """The game's form reader on this request's form; what it refuses, refused as the app
+    refuses (the same codes, messages and fields)."""
+    try:
+        return game.plugin.read_hand(request.form, game.players, phase)
+    except RuleError as error:
+        raise Refusal.from_rule(error) from None
 
 
 @bp.post("/<int:game_id>/hands")
@@ -284,7 +297,7 @@ def record(game_id: int):
     game = owned_action(game_id)
     phase = request.form.get("phase", "")
     try:
-        entry = game.plugin.read_hand(request.form, game.players, phase)
+        entry = _read_hand(game, phase)
         result = games.record_hand(game, entry, number=_hand_number())
     except Refusal as refusal:
         return _refused(game, refusal, phase)
@@ -299,7 +312,7 @@ def update(game_id: int, number: int):
     correcting = phase == "both"
     rules = game.plugin.rules
     try:
-        entry = game.plugin.read_hand(request.form, game.players, phase)
+        entry = _read_hand(game, phase)
         complete = phase in entry_form.COMPLETING
         result = games.update_hand(game, number, entry, complete=complete, replace=correcting)
     except Refusal as refusal:

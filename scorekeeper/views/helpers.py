@@ -16,6 +16,7 @@ from scorekeeper.games import GAMES
 from scorekeeper.i18n import locale_code
 from scorekeeper.i18n import number
 from scorekeeper.views.common import wants_fragment
+from scorekeeper.views.game_assets import folder_of
 
 
 def register(app: Flask) -> None:
@@ -37,7 +38,18 @@ def register(app: Flask) -> None:
 
     @cache
     def game_fingerprint(kind: str, filename: str) -> str:
-        return hashlib.sha256((GAMES[kind].static_folder / filename).read_bytes()).hexdigest()[:10]
+        path = folder_of(kind).static_folder / filename
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:10]
+
+    def asset_url(kind: str, filename: str) -> str:
+        """The URL of a game's or a family's own static file (``asset_url("bidding",
+        "bidding.js")``), with its content hash."""
+        version = (
+            game_fingerprint(kind, filename)
+            if not app.debug
+            else game_fingerprint.__wrapped__(kind, filename)
+        )
+        return url_for("game_assets.static", key=kind, filename=filename, v=version)
 
     def game_assets(kind: str, scripts: bool = True) -> Markup:
         """The ``<link>`` and ``<script>`` tags of a game's own ``game.css`` and ``game.js``."""
@@ -49,16 +61,11 @@ def register(app: Flask) -> None:
         ):
             if not plugin.has_static(filename) or (filename.endswith(".js") and not scripts):
                 continue
-            version = (
-                game_fingerprint(kind, filename)
-                if not app.debug
-                else game_fingerprint.__wrapped__(kind, filename)
-            )
-            url = url_for("game_assets.static", key=kind, filename=filename, v=version)
-            tags.append(Markup(tag).format(url))
+            tags.append(Markup(tag).format(asset_url(kind, filename)))
         return Markup("\n  ").join(tags)
 
     app.jinja_env.globals["game_assets"] = game_assets
+    app.jinja_env.globals["asset_url"] = asset_url
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["ranked"] = ranked

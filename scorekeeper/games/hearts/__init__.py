@@ -1,8 +1,4 @@
-"""Hearts: the game plug-in."""
+"""Hearts: one folder (see ``scorekeeper.games.plugin``); ``plugin.GAME`` is the plug-in.
 
-from scorekeeper.games.hearts import form
-from scorekeeper.games.hearts import schema
-from scorekeeper.games.hearts.rules import RULES
-from scorekeeper.games.plugin import GamePlugin
-
-GAME = GamePlugin.from_folder(__file__, RULES, form, schema)
+Imports nothing, so that ``rules`` imports alone (pure Python).
+"""

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import per_seat
+from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
 from scorekeeper.games.readers import POINTS
 
@@ -18,7 +18,7 @@ def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, A
     jack = (form.get("jack_of_diamonds") or "").strip()
     if jack:
         if not (jack.isascii() and jack.isdigit() and int(jack) < len(players)):
-            raise Refusal(
+            raise RuleError(
                 "unknown_player", _("Choose who took the jack of diamonds."), "jack_of_diamonds"
             )
         entry["jack_of_diamonds"] = players[int(jack)]

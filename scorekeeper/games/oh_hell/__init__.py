@@ -1,8 +1,4 @@
-"""Oh Hell: the game plug-in."""
+"""Oh Hell: one folder (see ``scorekeeper.games.plugin``); ``plugin.GAME`` is the plug-in.
 
-from scorekeeper.games.oh_hell import form
-from scorekeeper.games.oh_hell import schema
-from scorekeeper.games.oh_hell.rules import RULES
-from scorekeeper.games.plugin import GamePlugin
-
-GAME = GamePlugin.from_folder(__file__, RULES, form, schema)
+Imports nothing, so that ``rules`` imports alone (pure Python).
+"""

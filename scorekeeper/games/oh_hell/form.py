@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.games import bidding
+from scorekeeper.games.bidding import form as bidding
 
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:

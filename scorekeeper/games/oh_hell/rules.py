@@ -30,8 +30,8 @@ from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.base import suit_word
-from scorekeeper.games.bidding import balance_words
-from scorekeeper.games.bidding import made_note
+from scorekeeper.games.bidding.words import balance_words
+from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext

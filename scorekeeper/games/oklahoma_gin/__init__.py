@@ -1,8 +1,4 @@
-"""Oklahoma Gin: the game plug-in."""
+"""Oklahoma Gin: one folder (see ``scorekeeper.games.plugin``); ``plugin.GAME`` is the plug-in.
 
-from scorekeeper.games.oklahoma_gin import form
-from scorekeeper.games.oklahoma_gin import schema
-from scorekeeper.games.oklahoma_gin.rules import RULES
-from scorekeeper.games.plugin import GamePlugin
-
-GAME = GamePlugin.from_folder(__file__, RULES, form, schema)
+Imports nothing, so that ``rules`` imports alone (pure Python).
+"""

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import whole_or_none
+from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
 
 FIELDS = (
@@ -36,7 +36,7 @@ def _knocker(raw: str | None, players: list[str]) -> str | None:
         return None
     if raw.isascii() and raw.isdigit() and int(raw) < len(players):
         return players[int(raw)]
-    raise Refusal("unknown_player", _("Choose who knocked: one of the two players."), "knocker")
+    raise RuleError("unknown_player", _("Choose who knocked: one of the two players."), "knocker")
 
 
 def _deadwood(raw: str | None, field: str, not_whole: str) -> int | None:

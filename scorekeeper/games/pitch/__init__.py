@@ -1,8 +1,5 @@
-"""Auction Pitch (Setback): the game plug-in."""
+"""Auction Pitch (Setback): one folder (see ``scorekeeper.games.plugin``);
+``plugin.GAME`` is the plug-in.
 
-from scorekeeper.games.pitch import form
-from scorekeeper.games.pitch import schema
-from scorekeeper.games.pitch.rules import RULES
-from scorekeeper.games.plugin import GamePlugin
-
-GAME = GamePlugin.from_folder(__file__, RULES, form, schema)
+Imports nothing, so that ``rules`` imports alone (pure Python).
+"""

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import whole_or_none
+from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.pitch.rules import TOP_BID
@@ -30,7 +30,7 @@ def _seat(form: Mapping[str, str], field: str, players: list[str], not_a_player:
     if raw == "":
         return None
     if not (raw.isascii() and raw.isdigit()) or int(raw) >= len(players):
-        raise Refusal("unknown_player", str(not_a_player), field)
+        raise RuleError("unknown_player", str(not_a_player), field)
     return players[int(raw)]
 
 
@@ -43,10 +43,10 @@ def read_bidding(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     if form.get("quick"):
         pitcher = _seat(form, "pitcher", players, _("The pitcher must be one of the players."))
         if pitcher is None:
-            raise Refusal("required", _("Choose who pitched (the high bidder)."), "pitcher")
+            raise RuleError("required", _("Choose who pitched (the high bidder)."), "pitcher")
         bid = _whole(form.get("bid"), "bid", _("The bid must be a whole number."))
         if bid is None:
-            raise Refusal("required", _("Choose what %(name)s bid.", name=pitcher), "bid")
+            raise RuleError("required", _("Choose what %(name)s bid.", name=pitcher), "bid")
         return {"pitcher": pitcher, "bid": bid}
     order = [
         int(seat)
@@ -83,7 +83,7 @@ def read_points(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
         if entry[key] is None and single and pitcher:
             entry[key] = pitcher
         if entry[key] is None:
-            raise Refusal("required", str(NOT_CHOSEN[key]), key)
+            raise RuleError("required", str(NOT_CHOSEN[key]), key)
     jack = (form.get("jack") or "").strip()
     if single and form.get("lone_jack") and jack == "" and pitcher:
         entry["jack"] = pitcher  # the lone trump was the jack: High, Low and Jack
@@ -103,7 +103,7 @@ def read_points(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     game = (form.get("game") or "").strip()
     if game == "":
         if not points:
-            raise Refusal("required", _("Choose who took Game, or Tie."), "game")
+            raise RuleError("required", _("Choose who took Game, or Tie."), "game")
         entry["game"] = None
     else:
         entry["game"] = (

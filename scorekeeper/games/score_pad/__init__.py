@@ -1,8 +1,5 @@
-"""Score pad (any other game): the game plug-in."""
+"""Score pad (any other game): one folder (see ``scorekeeper.games.plugin``);
+``plugin.GAME`` is the plug-in.
 
-from scorekeeper.games.plugin import GamePlugin
-from scorekeeper.games.score_pad import form
-from scorekeeper.games.score_pad import schema
-from scorekeeper.games.score_pad.rules import RULES
-
-GAME = GamePlugin.from_folder(__file__, RULES, form, schema)
+Imports nothing, so that ``rules`` imports alone (pure Python).
+"""

@@ -1,8 +1,5 @@
-"""Spades (partnerships): the game plug-in."""
+"""Spades (partnerships): one folder (see ``scorekeeper.games.plugin``);
+``plugin.GAME`` is the plug-in.
 
-from scorekeeper.games.plugin import GamePlugin
-from scorekeeper.games.spades import form
-from scorekeeper.games.spades import schema
-from scorekeeper.games.spades.rules import RULES
-
-GAME = GamePlugin.from_folder(__file__, RULES, form, schema)
+Imports nothing, so that ``rules`` imports alone (pure Python).
+"""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.games import bidding
+from scorekeeper.games.bidding import form as bidding
 
 #: A hidden field on the forms that show the blind nil boxes (so that none ticked means none).
 BLIND_SHOWN = "blind_shown"

@@ -1,8 +1,4 @@
-"""Wizard: the game plug-in."""
+"""Wizard: one folder (see ``scorekeeper.games.plugin``); ``plugin.GAME`` is the plug-in.
 
-from scorekeeper.games.plugin import GamePlugin
-from scorekeeper.games.wizard import form
-from scorekeeper.games.wizard import schema
-from scorekeeper.games.wizard.rules import RULES
-
-GAME = GamePlugin.from_folder(__file__, RULES, form, schema)
+Imports nothing, so that ``rules`` imports alone (pure Python).
+"""

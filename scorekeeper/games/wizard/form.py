@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.games import bidding
+from scorekeeper.games.bidding import form as bidding
 
 #: The trump field's value when the dealer chose the suit after turning a Wizard.
 CHOSE = "chose-"

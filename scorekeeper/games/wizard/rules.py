@@ -36,8 +36,8 @@ from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.base import suit_word
-from scorekeeper.games.bidding import balance_words
-from scorekeeper.games.bidding import made_note
+from scorekeeper.games.bidding.words import balance_words
+from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext

@@ -1,9 +1,8 @@
-"""What the bid-then-take-tricks games share on their pages (Oh Hell, Wizard, Spades).
+"""The form reader the bid-then-take-tricks games share (Oh Hell, Wizard, Spades).
 
 Each player bids a number of tricks (``bid-<seat>``), then the tricks each took are entered
 (``trick-<seat>``): ``read`` turns the form into ``{"bids": {...}, "tricks": {...}}`` for the
-rules, ``typed`` keeps what was typed to refill a refused form, ``made_note`` is the few words
-beside a total ("made 9 of 11"), ``balance_words`` how the bids compare with the cards ("2 over").
+rules (refusing with a ``RuleError``), ``typed`` keeps what was typed to refill a refused form.
 """
 
 from __future__ import annotations
@@ -11,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from scorekeeper.errors import Refusal
 from scorekeeper.games.entry_form import per_seat
+from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
 from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
@@ -27,7 +26,7 @@ def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, A
         tricks = per_seat(form, "trick", players, TRICKS.not_whole)
         if len(tricks) < len(players):
             missing = next(name for name in players if name not in tricks)
-            raise Refusal(
+            raise RuleError(
                 "missing_tricks", _("Enter the tricks for %(name)s.", name=missing),
                 f"tricks.{missing}",
             )  # fmt: skip
@@ -41,22 +40,3 @@ def typed(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     for prefix, key in (("bid", "bids"), ("trick", "tricks")):
         found[key] = {name: form.get(f"{prefix}-{seat}", "") for seat, name in enumerate(players)}
     return found
-
-
-def made_note(state: Any, side: str) -> str | None:
-    """How many of a player's scored bids were made: "made 9 of 11"."""
-    scored = [hand for hand in state.hands if hand.info.get("made")]
-    if not scored:
-        return None
-    made = sum(1 for hand in scored if hand.info["made"][side])
-    return _("made %(made)s of %(hands)s", made=made, hands=len(scored))
-
-
-def balance_words(total: int, cards: int) -> str:
-    """How the bids compare with the cards, in the reader's language: "2 over", "1 under" or
-    "even" (the API's ``info.balance`` stays in English)."""
-    if total > cards:
-        return _("%(count)s over", count=total - cards)
-    if total < cards:
-        return _("%(count)s under", count=cards - total)
-    return _("even")

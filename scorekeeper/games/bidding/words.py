@@ -1,0 +1,30 @@
+"""What the rules of the bid-then-take-tricks games say about bids (pure Python, no form).
+
+``made_note`` is the few words beside a total ("made 9 of 11"), ``balance_words`` how the bids
+compare with the cards ("2 over").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scorekeeper.games.i18n import _
+
+
+def made_note(state: Any, side: str) -> str | None:
+    """How many of a player's scored bids were made: "made 9 of 11"."""
+    scored = [hand for hand in state.hands if hand.info.get("made")]
+    if not scored:
+        return None
+    made = sum(1 for hand in scored if hand.info["made"][side])
+    return _("made %(made)s of %(hands)s", made=made, hands=len(scored))
+
+
+def balance_words(total: int, cards: int) -> str:
+    """How the bids compare with the cards, in the reader's language: "2 over", "1 under" or
+    "even" (the API's ``info.balance`` stays in English)."""
+    if total > cards:
+        return _("%(count)s over", count=total - cards)
+    if total < cards:
+        return _("%(count)s under", count=cards - total)
+    return _("even")
