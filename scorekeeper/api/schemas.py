@@ -1,10 +1,11 @@
 """The JSON API's request and response bodies, declared once with pydantic.
 
 The same models validate what the API is sent (spectree, before a view runs), build what it
-answers (a view returns an instance; spectree writes it out) and write the OpenAPI document. Every object is closed and strict.
-What depends on the game (its options, its hands, what its rules derive, its statistics) is
-built from the registered games (``game_models``) each time the document is built, so a game
-registered later (a test's) is in the document and validated like the others.
+answers (a view returns an instance, which spectree writes out) and write the OpenAPI
+document. Every object is closed and strict. What depends on the game (its options, its
+hands, what its rules derive, its statistics) is built from the registered games
+(``game_models``) each time the document is built, so a game registered later (a test's) is
+in the document and validated like the others.
 """
 
 from __future__ import annotations

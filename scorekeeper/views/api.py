@@ -20,8 +20,8 @@ from scorekeeper.api.schemas import game_models
 from scorekeeper.api.spec import BASIC
 from scorekeeper.api.spec import answers
 from scorekeeper.api.spec import declare
+from scorekeeper.api.spec import document
 from scorekeeper.api.spec import problems_of
-from scorekeeper.api.spec import spec
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
 from scorekeeper.games.i18n import _
@@ -54,7 +54,7 @@ def state(result, status: int = 200):
 @declare(resp=answers(HTTP_200=s.OpenApi), security=None)
 def openapi():
     """This document: every operation of the API with its bodies and answers."""
-    return jsonify(spec.spec)
+    return jsonify(document())
 
 
 # Accounts and tokens ----------------------------------------------------------------------
