@@ -32,9 +32,6 @@ class Problem:
     message: str
     field: str | None = None
 
-    def to_json(self) -> dict:
-        return {"code": self.code, "field": self.field, "message": self.message}
-
 
 class Refusal(Exception):
     """A request the app refuses: nothing was changed.
@@ -82,9 +79,6 @@ class Refusal(Exception):
                 message = rules.phrase("problem", number=each.hand, problem=message)
             problems.append(Problem(each.code, message, each.field))
         return cls.of(problems)
-
-    def to_json(self) -> dict:
-        return {"errors": [problem.to_json() for problem in self.problems]}
 
 
 class NotFound(Refusal):

@@ -109,9 +109,6 @@ class Player(db.Model):
         form, so one spelling of a name can never hold two keys."""
         return text_key(key)
 
-    def to_json(self) -> dict:
-        return {"id": self.id, "name": self.name, "archived": self.archived}
-
 
 class Night(db.Model):
     """A game night: a date, optionally a name, place and notes, and the games played."""
@@ -151,9 +148,6 @@ class RuleSet(db.Model):
     name_key: Mapped[str] = mapped_column(sa.String(160))
     options: Mapped[dict] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
-
-    def to_json(self) -> dict:
-        return {"id": self.id, "game": self.kind, "name": self.name, "options": dict(self.options)}
 
 
 class Game(db.Model):

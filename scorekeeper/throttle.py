@@ -35,6 +35,7 @@ from flask_limiter import Limiter
 from limits import RateLimitItemPerMinute
 
 from scorekeeper import throttle_storage  # noqa: F401 - registers the scorekeeper+db:// storage
+from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
 
 EXTENSION = "scorekeeper.limiter"
@@ -120,8 +121,10 @@ def _address_refused(limit):
         "Too many login attempts from your network. Try again in %(wait)s.", wait=duration(wait)
     )
     if request.path.startswith("/api/"):
+        from scorekeeper.api.schemas import Errors
+
         response = jsonify(
-            {"errors": [{"code": "too_many_attempts", "field": None, "message": message}]}
+            Errors.of([Problem("too_many_attempts", message)]).model_dump(mode="json")
         )
         response.status_code = 429
     else:

@@ -91,7 +91,7 @@ def all_stats(app, account_id: int) -> dict:
         for player in db.session.scalars(
             sa.select(Player).where(Player.account_id == account_id).order_by(Player.id)
         ):
-            figures = stats.player_stats(account, player.id).to_json()
+            figures = stats.player_stats(account, player.id).answer().model_dump(mode="json")
             figures.pop("player")
             for kind in figures["games"].values():
                 for record in kind.get("head_to_head", []):
@@ -625,8 +625,8 @@ def test_every_installed_game_and_rule_set_round_trips(app, account):
     with app.app_context():
         restored_sets = rule_set_service.rule_sets(db.session.get(Account, target.id))
         original_sets = rule_set_service.rule_sets(db.session.get(Account, account.id))
-        assert [s.to_json() | {"id": 0} for s in restored_sets] == [
-            s.to_json() | {"id": 0} for s in original_sets
+        assert [rule_set_service.answer(s).model_dump() | {"id": 0} for s in restored_sets] == [
+            rule_set_service.answer(s).model_dump() | {"id": 0} for s in original_sets
         ]
 
 

@@ -267,7 +267,7 @@ def slow_player_stats(account_id: int, player_id: int) -> dict:
 
 def fast_figures(account_id: int, player_id: int) -> dict:
     account = db.session.get(Account, account_id)
-    found = stats.player_stats(account, player_id).to_json()["games"]
+    found = stats.player_stats(account, player_id).answer().model_dump(mode="json")["games"]
     for data in found.values():
         for key in ("game", "title", "win_rate", "average_score", "points_per_hand", "best_score"):
             data.pop(key)
@@ -383,8 +383,16 @@ def test_gin_figures_for_a_known_game(app, account):
         for entry in rounds:
             games.record_hand(games.get_game(acct, game_id), entry)
         ids = {p.name: p.id for p in players.roster(acct)}
-        ben = stats.player_stats(acct, ids["Ben"]).to_json()["games"]["oklahoma_gin"]
-        ann = stats.player_stats(acct, ids["Ann"]).to_json()["games"]["oklahoma_gin"]
+        ben = (
+            stats.player_stats(acct, ids["Ben"])
+            .answer()
+            .model_dump(mode="json")["games"]["oklahoma_gin"]
+        )
+        ann = (
+            stats.player_stats(acct, ids["Ann"])
+            .answer()
+            .model_dump(mode="json")["games"]["oklahoma_gin"]
+        )
         ben, ann = {**ben, **ben["figures"]}, {**ann, **ann["figures"]}
     assert {k: ben[k] for k in ("played", "won", "rounds_won", "gins", "undercuts", "hands")} == {
         "played": 1, "won": 1, "rounds_won": 2, "gins": 1, "undercuts": 1, "hands": 3,

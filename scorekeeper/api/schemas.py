@@ -1,14 +1,16 @@
 """The JSON API's request and response bodies, declared once with pydantic.
 
-The same models validate what the API is sent (spectree, before a view runs), check what it
-answers (after the view) and write the OpenAPI document. Every object is closed and strict.
-What depends on the game (its options, its hands, what its rules derive, its statistics) is
-built from the registered games (``game_models``) each time the document is built, so a game
-registered later (a test's) is in the document and validated like the others.
+The same models validate what the API is sent (spectree, before a view runs), build what it
+answers (a view returns an instance, which spectree writes out) and write the OpenAPI
+document. Every object is closed and strict. What depends on the game (its options, its
+hands, what its rules derive, its statistics) is built from the registered games
+(``game_models``) each time the document is built, so a game registered later (a test's) is
+in the document and validated like the others.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import cache
 from typing import Annotated
 from typing import Any
@@ -21,6 +23,7 @@ from pydantic import Field
 from pydantic import RootModel
 from pydantic import TypeAdapter
 from pydantic import create_model
+from pydantic import model_serializer
 from pydantic import model_validator
 
 from scorekeeper.games import GAMES
@@ -50,6 +53,17 @@ class Errors(Closed):
     """A refusal: every problem found at once. Nothing was changed."""
 
     errors: list[Error] = Field(min_length=1)
+
+    @classmethod
+    def of(cls, problems: Iterable[Any]) -> Errors:
+        """The answer to a refusal of these problems (each with a ``code``, a ``field`` and a
+        ``message``: ``scorekeeper.errors.Problem``)."""
+        return cls(
+            errors=[
+                Error(code=problem.code, field=problem.field, message=str(problem.message))
+                for problem in problems
+            ]
+        )
 
 
 class Credentials(Closed):
@@ -239,6 +253,17 @@ class HeadToHead(Closed):
 # What depends on the game: built from the registered games ---------------------------------
 
 
+class AsGiven(Closed):
+    """An object written as it was given: a field it was not given stays out of the JSON
+    (not ``null``). A hand's ``input`` is as entered, what the rules derive and ``next``
+    carry the keys the rules gave (Hollywood ``columns`` only with Hollywood scoring)."""
+
+    @model_serializer(mode="wrap")
+    def _as_given(self, write):
+        given = self.model_fields_set
+        return {key: value for key, value in write(self).items() if key in given}
+
+
 def _camel(key: str) -> str:
     return "".join(part.capitalize() for part in key.split("_"))
 
@@ -279,8 +304,12 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
     schema = plugin.schema
     specs = _widest_specs(plugin)
     # The game's own models, under names of their own in the document.
-    entry = create_model(f"{name}Entry", __base__=schema.Entry, __doc__=schema.Entry.__doc__)
-    upcoming = create_model(f"{name}Next", __base__=schema.Next, __doc__=schema.Next.__doc__)
+    entry = create_model(
+        f"{name}Entry", __base__=(AsGiven, schema.Entry), __doc__=schema.Entry.__doc__
+    )
+    upcoming = create_model(
+        f"{name}Next", __base__=(AsGiven, schema.Next), __doc__=schema.Next.__doc__
+    )
     options_in = create_model(
         f"{name}OptionsIn",
         __base__=Closed,
@@ -301,7 +330,7 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
     )
     hand = create_model(
         f"{name}Hand",
-        __base__=schema.Info,
+        __base__=(AsGiven, schema.Info),
         number=(int, ...),
         dealer=(str, ...),
         status=(Literal["bidding", "playing", "scored"], ...),
@@ -314,7 +343,7 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
     )
     state = create_model(
         f"{name}State",
-        __base__=getattr(schema, "Extra", NoExtra),
+        __base__=(GameState, getattr(schema, "Extra", NoExtra)),
         id=(int, ...),
         game=(Literal[plugin.key], ...),
         night_id=(int | None, ...),
@@ -369,6 +398,7 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
     return {
         "options_in": options_in,
         "hand_body": hand_body,
+        "hand": hand,
         "state": state,
         "new_game": new_game,
         "stats": stats,
@@ -379,13 +409,6 @@ def models_of(part: str) -> list[type[BaseModel]]:
     return [game_models(plugin)[part] for plugin in GAMES.values()]
 
 
-def _plugin_of(value: Any, where: str = "game") -> GamePlugin:
-    key = value.get(where) if isinstance(value, dict) else None
-    if key not in GAMES:
-        raise ValueError(f"unknown game {key!r}")
-    return GAMES[key]
-
-
 def one_of(part: str, handler, description: str = "") -> dict:
     """The JSON schema "one of every registered game's ``part`` model"."""
     models = tuple(models_of(part))
@@ -394,16 +417,17 @@ def one_of(part: str, handler, description: str = "") -> dict:
     return {**found, "description": description} if description else found
 
 
-class GameState(RootModel[dict[str, Any]]):
-    """The state of one game: one of these, by ``game``."""
+class GameState(AsGiven):
+    """The state of one game: one of these, by ``game``.
 
-    @model_validator(mode="after")
-    def _by_game(self) -> GameState:
-        game_models(_plugin_of(self.root))["state"].model_validate(self.root)
-        return self
+    Every game's state model (``game_models(plugin)["state"]``) derives from this one, so an
+    answer is an instance of its own game's model: spectree takes it as the documented answer
+    and writes it out without checking it a second time (building it checked it)."""
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema, handler):
+        if cls is not GameState:  # a game's own state model
+            return super().__get_pydantic_json_schema__(core_schema, handler)
         return one_of("state", handler, "The state of one game: one of these, by game.")
 
 

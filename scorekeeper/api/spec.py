@@ -1,6 +1,11 @@
 """The API declared once: spectree checks each request body and query against its pydantic
-model before the view runs, checks each answer against its model after, and writes the
-OpenAPI document (served at /api/v1/openapi.json) from the same models.
+model before the view runs; the view answers with an instance of the documented model, which
+spectree writes out (anything else it checks against the model first); and the OpenAPI
+document (served at /api/v1/openapi.json) is drawn from the same models.
+
+Only spectree's public API is used: ``SpecTree.validate`` declares each operation, and the
+document is spectree's ``spec`` with the models' schemas drawn again by its model adapter
+whenever a game is registered (``document``).
 
 A refused request keeps the app's error format, ``{"errors": [{code, field, message}]}``:
 pydantic's findings become the API's codes (``wrong_type``, ``required``, ...).
@@ -8,6 +13,7 @@ pydantic's findings become the API's codes (``wrong_type``, ``required``, ...).
 
 from __future__ import annotations
 
+import copy
 from functools import wraps
 from typing import Any
 
@@ -97,44 +103,9 @@ def refuse_invalid(req, resp, error, instance, model_adapter) -> None:
         raise Refusal("wrong_type", _("The request is not what was expected."))
 
 
-class ApiSpec(SpecTree):
-    """spectree, with a document that follows the registered games: the models that depend
-    on them are drawn again whenever a game is added (or removed)."""
-
-    def __init__(self, *args, **kwargs) -> None:
-        self._declared: dict[tuple[type, str], None] = {}
-        self._drawn_for: int | None = None
-        #: Views whose success answer is no JSON: their media type.
-        self.raw_media: dict[str, str] = {}
-        super().__init__(*args, **kwargs)
-
-    def _add_model(self, model, mode="validation"):
-        self._declared[(model, mode)] = None
-        return super()._add_model(model=model, mode=mode)
-
-    @property
-    def spec(self):
-        if self._drawn_for != GAMES.version or not hasattr(self, "_spec"):
-            self.models = {}
-            for model, mode in self._declared:
-                super()._add_model(model=model, mode=mode)
-            self._spec = self._with_raw_media(self._generate_spec())
-            self._drawn_for = GAMES.version
-        return self._spec
-
-    def _with_raw_media(self, document: dict) -> dict:
-        for item in document["paths"].values():
-            for operation in item.values():
-                media = self.raw_media.get(operation.get("operationId"))
-                if media is not None:
-                    success = operation["responses"]["200"]
-                    success["content"] = {media: {"schema": {"type": "string"}}}
-        return document
-
-
 #: The document is served by the API blueprint itself (/api/v1/openapi.json); spectree's own
 #: documentation routes are not registered (its pages would load scripts from a CDN).
-spec = ApiSpec(
+spec = SpecTree(
     "flask",
     title="Scorekeeper API",
     version="1",
@@ -142,6 +113,7 @@ spec = ApiSpec(
     "{errors: [{code, field, message}]}; a refused request changes nothing.",
     mode="strict",
     naming_strategy=lambda model: model.__name__,
+    # A nested model keeps its own name, so the references pydantic writes are the document's.
     nested_naming_strategy=lambda parent, child: child,
     page_templates={},  # no documentation pages: they would load scripts from a CDN
     annotations=False,
@@ -153,6 +125,53 @@ spec = ApiSpec(
         SecurityScheme(name="basic", data=SecuritySchemeData(type="http", scheme="basic")),
     ],
 )
+
+#: Every model an operation declares, with the mode its schema is drawn in, in the order
+#: spectree meets them: bodies and queries are read ("validation"), answers written
+#: ("serialization").
+DECLARED: dict[tuple[type[BaseModel], str], None] = {}
+#: Operations whose success answer is no JSON (a CSV file): their media type.
+RAW_MEDIA: dict[str, str] = {}
+REF = "#/components/schemas/{model}"
+_drawn: dict[int, dict] = {}
+
+
+def document() -> dict:
+    """The OpenAPI document, for the games registered now.
+
+    spectree writes the paths (once: they do not depend on the games); the models' schemas
+    are drawn again here, with spectree's own model adapter, whenever a game is added or
+    removed, since the models of the games' states, hands and statistics follow the
+    registered games (``schemas.game_models``)."""
+    found = _drawn.get(GAMES.version)
+    if found is None:
+        found = copy.deepcopy(spec.spec)
+        found["components"]["schemas"] = schemas_now()
+        for item in found["paths"].values():
+            for operation in item.values():
+                media = RAW_MEDIA.get(operation.get("operationId"))
+                if media is not None:
+                    success = operation["responses"]["200"]
+                    success["content"] = {media: {"schema": {"type": "string"}}}
+        _drawn.clear()
+        _drawn[GAMES.version] = found
+    return found
+
+
+def schemas_now() -> dict[str, dict]:
+    """Each declared model's schema under its name, then the models nested in them (the
+    first one of a name), as spectree lays out ``components.schemas``."""
+    drawn = {
+        spec.naming_strategy(model): spec.model_adapter.json_schema(
+            model, ref_template=REF, mode=mode
+        )
+        for model, mode in DECLARED
+    }
+    nested: dict[str, dict] = {}
+    for schema in drawn.values():
+        for name, each in schema.pop("$defs", {}).items():
+            nested.setdefault(name, each)
+    return {**drawn, **nested}
 
 
 def answers(*errors: int, **success: Any) -> Response:
@@ -182,9 +201,9 @@ def declare(
     streamed: bool = False,
 ):
     """Declare an operation once: its body and query models (checked before the view), its
-    answers (checked after), its security; ``raw`` names the media type of an answer that
-    is no JSON (a CSV file). A ``streamed`` answer (a whole account's backup) is documented
-    but not checked: spectree would read all of it into memory to check it."""
+    answers (the models the view answers with), its security; ``raw`` names the media type
+    of an answer that is no JSON (a CSV file). A ``streamed`` answer (a whole account's
+    backup) is documented but not checked: spectree would read all of it into memory."""
 
     def wrap(view):
         validated = spec.validate(
@@ -195,8 +214,14 @@ def declare(
             tags=list(tags),
             operation_id=view.__name__,
         )(view)
+        # What spectree has just added to the document (the error model included).
+        for model, mode in ((query, "validation"), (json, "validation")):
+            if model is not None:
+                DECLARED[(model, mode)] = None
+        for model in resp.models:
+            DECLARED[(model, "serialization")] = None
         if raw:
-            spec.raw_media[view.__name__] = raw
+            RAW_MEDIA[view.__name__] = raw
         if streamed:
             if json is not None or query is not None:
                 raise TypeError("a streamed answer's operation takes no body or query")

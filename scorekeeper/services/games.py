@@ -20,6 +20,9 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 
+from scorekeeper.api.schemas import GameState
+from scorekeeper.api.schemas import GameSummary
+from scorekeeper.api.schemas import game_models
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
@@ -560,53 +563,58 @@ def commit(conflict: Refusal | None = None) -> None:
         raise (conflict or Refusal("conflict", CONFLICT)) from None
 
 
-# The state as JSON (the API's "game state") -----------------------------------------------
+# The state in the API (its "game state"), built from the game's own models -----------------
 
 
-def state_json(result: Played) -> dict:
+def state_answer(result: Played) -> GameState:
+    """The game state as the game's state model (``game_models``): what each hand and the
+    next one carry is whatever the game's rules derive, checked against the game's own
+    ``Info`` and ``Next`` models."""
     game = result.game
     state = result.state
-    extra = {"columns": state.columns} if state.columns is not None else {}
-    return {
+    models = game_models(result.plugin)
+    hand_model = models["hand"]
+    extra = {} if state.columns is None else {"columns": state.columns}
+    return models["state"](
         **extra,
-        "id": game.id,
-        "game": game.kind,
-        "night_id": game.night_id,
-        "options": dict(game.options),
-        "players": result.players,
-        "teams": state.teams,
-        "status": game.status,
-        "locked": game.locked,
-        "hands": [
-            {
-                "number": hand.number,
-                "dealer": hand.dealer,
-                "status": hand.status,
+        id=game.id,
+        game=game.kind,
+        night_id=game.night_id,
+        options=dict(game.options),
+        players=result.players,
+        teams=state.teams,
+        status=game.status,
+        locked=game.locked,
+        hands=[
+            hand_model(
                 **hand.info,
-                "input": hand.input,
-                "points": hand.points,
-                "totals": hand.totals,
-            }
+                number=hand.number,
+                dealer=hand.dealer,
+                status=hand.status,
+                input=hand.input,
+                points=hand.points,
+                totals=hand.totals,
+            )
             for hand in state.hands
         ],
-        "totals": state.totals,
-        "winners": state.winners,
-        "bonuses": state.bonuses,
-        "notices": state.notices,
-        "next": state.next,
-    }
+        totals=state.totals,
+        winners=state.winners,
+        bonuses=state.bonuses,
+        notices=state.notices,
+        next=state.next,
+    )
 
 
-def summary_json(game: Game) -> dict:
+def summary_answer(game: Game) -> GameSummary:
     """A game in a list: no replay, only the stored copies."""
-    return {
-        "id": game.id,
-        "game": game.kind,
-        "players": game.players,
-        "status": game.status,
-        "hands": game.hand_count,
-        "totals": game.totals_by_side,
-        "winners": game.winner_names,
-        "night_id": game.night_id,
-        "created_at": as_utc(game.created_at).isoformat(),
-    }
+    return GameSummary(
+        id=game.id,
+        game=game.kind,
+        players=game.players,
+        status=game.status,
+        hands=game.hand_count,
+        totals=game.totals_by_side,
+        winners=game.winner_names,
+        night_id=game.night_id,
+        created_at=as_utc(game.created_at).isoformat(),
+    )

@@ -18,6 +18,8 @@ from datetime import timedelta
 import sqlalchemy as sa
 from sqlalchemy.orm import selectinload
 
+from scorekeeper.api.schemas import NightGame
+from scorekeeper.api.schemas import NightOut
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -374,32 +376,35 @@ def standings(game: Game) -> list[dict]:
     ]
 
 
-def game_brief(game: Game) -> dict:
+def game_brief(game: Game) -> NightGame:
     """A game inside a night: what it was, who played, who won (stored copies only)."""
-    return {
-        "id": game.id,
-        "game": game.kind,
-        "title": str(GAMES[game.kind].title),
-        "players": game.players,
-        "status": game.status,
-        "hands": game.hand_count,
-        "winners": game.winner_names,
-        "totals": game.totals_by_side,
-        "created_at": as_utc(game.created_at).isoformat(),
-    }
+    return NightGame(
+        id=game.id,
+        game=game.kind,
+        title=str(GAMES[game.kind].title),
+        players=game.players,
+        status=game.status,
+        hands=game.hand_count,
+        winners=game.winner_names,
+        totals=game.totals_by_side,
+        created_at=as_utc(game.created_at).isoformat(),
+    )
 
 
-def night_json(night: Night, games: list[Game] | None = None, game_count: int | None = None):
+def night_answer(
+    night: Night, games: list[Game] | None = None, game_count: int | None = None
+) -> NightOut:
+    """A night in the API, with its games (all of them unless given)."""
     games = list(night.games) if games is None else games
-    return {
-        "id": night.id,
-        "date": night.date.isoformat(),
-        "name": night.name,
-        "place": night.place,
-        "notes": night.notes,
-        "game_count": len(games) if game_count is None else game_count,
-        "games": [game_brief(game) for game in games],
-    }
+    return NightOut(
+        id=night.id,
+        date=night.date.isoformat(),
+        name=night.name,
+        place=night.place,
+        notes=night.notes,
+        game_count=len(games) if game_count is None else game_count,
+        games=[game_brief(game) for game in games],
+    )
 
 
 def night_title(night: Night) -> str:

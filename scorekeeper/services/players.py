@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from scorekeeper.api.schemas import PlayerOut
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -27,6 +28,11 @@ def clean_name(name: object) -> str:
 def name_key(name: str) -> str:
     """What makes two names the same player: ``Ann``, ``ANN`` and ``Ａｎｎ`` are one."""
     return text_key(name)
+
+
+def answer(player: Player) -> PlayerOut:
+    """A player in the API."""
+    return PlayerOut(id=player.id, name=player.name, archived=player.archived)
 
 
 def roster(account: Account) -> list[Player]:

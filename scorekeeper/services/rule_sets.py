@@ -8,6 +8,7 @@ from collections.abc import Mapping
 
 import sqlalchemy as sa
 
+from scorekeeper.api.schemas import RuleSetOut
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -21,6 +22,13 @@ from scorekeeper.text import sort_key
 from scorekeeper.text import text_key
 
 NAME_MAX = 40
+
+
+def answer(rule_set: RuleSet) -> RuleSetOut:
+    """A rule set in the API."""
+    return RuleSetOut(
+        id=rule_set.id, game=rule_set.kind, name=rule_set.name, options=dict(rule_set.options)
+    )
 
 
 def rule_sets(account: Account, kind: str | None = None) -> list[RuleSet]:

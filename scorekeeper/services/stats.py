@@ -18,11 +18,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from dataclasses import field
-from typing import Any
 
 import sqlalchemy as sa
+from pydantic import BaseModel
 from sqlalchemy.orm import aliased
 
+from scorekeeper.api.schemas import HeadToHead
+from scorekeeper.api.schemas import Opponent
+from scorekeeper.api.schemas import PlayerOut
+from scorekeeper.api.schemas import PlayerStatsOut
+from scorekeeper.api.schemas import Standing as StandingOut
+from scorekeeper.api.schemas import StatsByGame
+from scorekeeper.api.schemas import game_models
 from scorekeeper.errors import NotFound
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
@@ -73,7 +80,7 @@ class KindStats:
     kind: str
     figures: dict[str, int] = field(default_factory=dict)
     best: int | None = None
-    head_to_head: list[dict[str, Any]] = field(default_factory=list)
+    head_to_head: list[HeadToHead] = field(default_factory=list)
     #: Finished games played and won per variant (a score pad's game name, a preset).
     by_variant: dict[str, dict[str, int]] = field(default_factory=dict)
 
@@ -140,25 +147,27 @@ class KindStats:
         """The game's own statistics lines (``GameRules.stats``)."""
         return [self.line(stat) for stat in self.plugin.rules.stats]
 
-    def to_json(self) -> dict:
-        data: dict[str, Any] = {
-            "game": self.kind,
-            "title": str(self.title),
-            "played": self.played,
-            "won": self.won,
-            "in_progress": self.in_progress,
-            "win_rate": self.win_rate,
-            "score_total": self.score_total,
-            "average_score": self.average_score,
-            "best_score": self.best,
-            "hands": self.hands,
-            "points_total": self.points_total,
-            "points_per_hand": self.points_per_hand,
-            "figures": {fact.key: self.figure(fact.key) for fact in self.plugin.rules.facts},
-        }
-        if self.plugin.rules.head_to_head:
-            data["head_to_head"] = self.head_to_head
-        return data
+    def answer(self) -> BaseModel:
+        """The figures in the API: the game's own statistics model (``game_models``)."""
+        rules = self.plugin.rules
+        models = game_models(self.plugin)
+        extra = {"head_to_head": self.head_to_head} if rules.head_to_head else {}
+        return models["stats"](
+            **extra,
+            game=self.kind,
+            title=str(self.title),
+            played=self.played,
+            won=self.won,
+            in_progress=self.in_progress,
+            win_rate=self.win_rate,
+            score_total=self.score_total,
+            average_score=self.average_score,
+            best_score=self.best,
+            hands=self.hands,
+            points_total=self.points_total,
+            points_per_hand=self.points_per_hand,
+            figures={fact.key: self.figure(fact.key) for fact in rules.facts},
+        )
 
 
 @dataclass
@@ -182,15 +191,16 @@ class PlayerStats:
     def win_rate(self) -> float | None:
         return ratio(self.won, self.played)
 
-    def to_json(self) -> dict:
-        return {
-            "player": self.player.to_json(),
-            "played": self.played,
-            "won": self.won,
-            "in_progress": self.in_progress,
-            "win_rate": self.win_rate,
-            "games": {kind: stats.to_json() for kind, stats in self.kinds.items()},
-        }
+    def answer(self) -> PlayerStatsOut:
+        """The player's statistics in the API."""
+        return PlayerStatsOut(
+            player=roster.answer(self.player),
+            played=self.played,
+            won=self.won,
+            in_progress=self.in_progress,
+            win_rate=self.win_rate,
+            games=StatsByGame({kind: stats.answer() for kind, stats in self.kinds.items()}),
+        )
 
 
 def _sums(query) -> sa.Select:
@@ -229,7 +239,7 @@ def player_stats(account: Account, player_id: int) -> PlayerStats:
     return PlayerStats(player, kinds)
 
 
-def head_to_head(player: Player, kind: str) -> list[dict[str, Any]]:
+def head_to_head(player: Player, kind: str) -> list[HeadToHead]:
     """The player's finished games of ``kind`` against each opponent, most games first."""
     me, other = aliased(Seat), aliased(Seat)
     rows = db.session.execute(
@@ -248,10 +258,10 @@ def head_to_head(player: Player, kind: str) -> list[dict[str, Any]]:
         .group_by(Player.id, Player.name)
     )
     records = [
-        {"opponent": {"id": ref, "name": name}, "played": played, "won": won, "lost": played - won}
+        HeadToHead(opponent=Opponent(id=ref, name=name), played=played, won=won, lost=played - won)
         for ref, name, played, won in rows
     ]
-    return sorted(records, key=lambda r: (-r["played"], sort_key(r["opponent"]["name"])))
+    return sorted(records, key=lambda r: (-r.played, sort_key(r.opponent.name)))
 
 
 # Leaderboards ------------------------------------------------------------------------------
@@ -277,15 +287,16 @@ class Standing:
     def average_score(self) -> float | None:
         return ratio(self.score_total, self.played)
 
-    def to_json(self) -> dict:
-        return {
-            "player": {"id": self.player_id, "name": self.name, "archived": self.archived},
-            "played": self.played,
-            "won": self.won,
-            "win_rate": self.win_rate,
-            "average_score": self.average_score,
-            "best_score": self.best,
-        }
+    def answer(self) -> StandingOut:
+        """The line in the API's leaderboard."""
+        return StandingOut(
+            player=PlayerOut(id=self.player_id, name=self.name, archived=self.archived),
+            played=self.played,
+            won=self.won,
+            win_rate=self.win_rate,
+            average_score=self.average_score,
+            best_score=self.best,
+        )
 
 
 def leaderboard(account: Account, kind: str, variant: str | None = None) -> list[Standing]:

@@ -20,8 +20,8 @@ from scorekeeper.api.schemas import game_models
 from scorekeeper.api.spec import BASIC
 from scorekeeper.api.spec import answers
 from scorekeeper.api.spec import declare
+from scorekeeper.api.spec import document
 from scorekeeper.api.spec import problems_of
-from scorekeeper.api.spec import spec
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
 from scorekeeper.games.i18n import _
@@ -46,14 +46,15 @@ def body() -> dict:
 
 
 def state(result, status: int = 200):
-    return jsonify(games.state_json(result)), status
+    """The game state, as the game's own model (spectree writes it out)."""
+    return games.state_answer(result), status
 
 
 @bp.get("/openapi.json")
 @declare(resp=answers(HTTP_200=s.OpenApi), security=None)
 def openapi():
     """This document: every operation of the API with its bodies and answers."""
-    return jsonify(spec.spec)
+    return jsonify(document())
 
 
 # Accounts and tokens ----------------------------------------------------------------------
@@ -65,7 +66,7 @@ def create_account():
     """Sign up (unless sign-up is switched off)."""
     sent = body()
     account = accounts.create_account(sent["username"], sent["password"])
-    return jsonify({"id": account.id, "username": account.username}), 201
+    return s.AccountOut(id=account.id, username=account.username), 201
 
 
 @bp.post("/tokens")
@@ -76,7 +77,7 @@ def create_token():
     if auth is None or auth.type != "basic":
         raise Refusal("unauthorized", _("Send your username and password with HTTP Basic auth."))
     account = accounts.authenticate(auth.username, auth.password)
-    return jsonify({"token": accounts.issue_token(account)}), 201
+    return s.Token(token=accounts.issue_token(account)), 201
 
 
 @bp.delete("/tokens")
@@ -96,7 +97,7 @@ def revoke_token():
 @declare(resp=answers(401, HTTP_200=s.PlayerList))
 def list_players():
     """The roster, archived players last."""
-    return jsonify({"players": [p.to_json() for p in players.roster(g.account)]})
+    return s.PlayerList(players=[players.answer(p) for p in players.roster(g.account)])
 
 
 @bp.post("/players")
@@ -104,7 +105,7 @@ def list_players():
 @declare(json=s.NewPlayer, resp=answers(400, 401, 409, 422, HTTP_201=s.PlayerOut))
 def add_player():
     """Add a player to the roster."""
-    return jsonify(players.add_player(g.account, body()["name"]).to_json()), 201
+    return players.answer(players.add_player(g.account, body()["name"])), 201
 
 
 @bp.patch("/players/<int:player_id>")
@@ -116,7 +117,7 @@ def update_player(player_id: int):
     player = players.update_player(
         g.account, player_id, name=sent.get("name"), archived=sent.get("archived")
     )
-    return jsonify(player.to_json())
+    return players.answer(player)
 
 
 # Rule sets --------------------------------------------------------------------------------
@@ -127,7 +128,7 @@ def update_player(player_id: int):
 @declare(resp=answers(401, HTTP_200=s.RuleSetList))
 def list_rule_sets():
     """The account's saved rule sets, every game's, by name."""
-    return jsonify({"rule_sets": [r.to_json() for r in rule_sets.rule_sets(g.account)]})
+    return s.RuleSetList(rule_sets=[rule_sets.answer(r) for r in rule_sets.rule_sets(g.account)])
 
 
 @bp.post("/rulesets")
@@ -137,7 +138,7 @@ def save_rule_set():
     """Name a set of options for a game (a set of the same name is replaced)."""
     sent = body()
     saved = rule_sets.save_rule_set(g.account, sent["game"], sent["name"], sent["options"])
-    return jsonify(saved.to_json()), 201
+    return rule_sets.answer(saved), 201
 
 
 @bp.delete("/rulesets/<int:rule_set_id>")
@@ -183,13 +184,11 @@ def list_games():
         page=page,
         per_page=per_page,
     )
-    return jsonify(
-        {
-            "games": [games.summary_json(game) for game in found.items],
-            "page": page,
-            "per_page": per_page,
-            "total": found.total,
-        }
+    return s.GameList(
+        games=[games.summary_answer(game) for game in found.items],
+        page=page,
+        per_page=per_page,
+        total=found.total,
     )
 
 
@@ -306,7 +305,7 @@ def close_game(game_id: int):
 def share_game(game_id: int):
     """The absolute link of the game's read-only view (made on first call)."""
     game = sharing.share(games.get_game(g.account, game_id))
-    return jsonify({"url": url_for("share.view", token=game.share_token, _external=True)}), 201
+    return s.ShareLink(url=url_for("share.view", token=game.share_token, _external=True)), 201
 
 
 @bp.delete("/games/<int:game_id>/share")

@@ -8,7 +8,6 @@ from flask import Blueprint
 from flask import Response
 from flask import current_app
 from flask import g
-from flask import jsonify
 from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -45,7 +44,7 @@ def create_night():
     """Start a game night (dated today unless a date is given)."""
     sent = request.context.json
     night = nights.create_night(g.account, sent.date, sent.name, sent.place, sent.notes)
-    return jsonify(nights.night_json(night, games=[])), 201
+    return nights.night_answer(night, games=[]), 201
 
 
 @bp.get("/nights")
@@ -65,14 +64,12 @@ def list_nights():
         page=page,
         per_page=per_page,
     )
-    return jsonify(
-        {
-            "nights": [nights.night_json(row.night, row.games, row.game_count) for row in rows],
-            "page": page,
-            "per_page": per_page,
-            "pages": max(1, math.ceil(total / per_page)),
-            "total": total,
-        }
+    return s.NightList(
+        nights=[nights.night_answer(row.night, row.games, row.game_count) for row in rows],
+        page=page,
+        per_page=per_page,
+        pages=max(1, math.ceil(total / per_page)),
+        total=total,
     )
 
 
@@ -82,7 +79,7 @@ def list_nights():
 def get_night(night_id: int):
     """A night with every game in it and the games' standings."""
     night = nights.get_night(g.account, night_id)
-    return jsonify(nights.night_json(night))
+    return nights.night_answer(night)
 
 
 # Statistics --------------------------------------------------------------------------------
@@ -93,7 +90,7 @@ def get_night(night_id: int):
 @declare(resp=answers(401, 404, HTTP_200=s.PlayerStatsOut))
 def player_stats(player_id: int):
     """A player's statistics, game by game."""
-    return jsonify(stats.player_stats(g.account, player_id).to_json())
+    return stats.player_stats(g.account, player_id).answer()
 
 
 @bp.get("/leaderboards/<game>")
@@ -105,17 +102,15 @@ def leaderboard(game: str):
     variant = request.args.get("variant")
     lines = stats.leaderboard(g.account, game, variant)
     rules = GAMES[game].rules
-    return jsonify(
-        {
-            "game": game,
-            "variant": variant,
-            "plays": stats.finished_games(g.account, game, variant),
-            "variants": [
-                {"variant": each, "label": rules.variant_label(each)}
-                for each in stats.variants(g.account, game)
-            ],
-            "players": [line.to_json() for line in lines],
-        }
+    return s.Leaderboard(
+        game=game,
+        variant=variant,
+        plays=stats.finished_games(g.account, game, variant),
+        variants=[
+            s.Variant(variant=each, label=str(rules.variant_label(each)))
+            for each in stats.variants(g.account, game)
+        ],
+        players=[line.answer() for line in lines],
     )
 
 
@@ -164,4 +159,4 @@ def restore():
             _("This backup is larger than the %(size)s MB this server accepts.", size=limit)
         ) from None
     counts = backup.restore_account(g.account, backup.read_document(raw, unpacked_limit()))
-    return jsonify({"restored": counts}), 201
+    return s.Restored(restored=counts), 201

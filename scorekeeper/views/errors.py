@@ -10,6 +10,8 @@ from flask import request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from scorekeeper.api.schemas import Errors
+from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
@@ -43,8 +45,8 @@ def error_response(status: int, code: str | None = None, message: str | None = N
     message = str(message or MESSAGES.get(status) or _("That did not work."))
     if wants_json():
         code = code or CODES.get(status, "error")
-        body = {"errors": [{"code": code, "field": None, "message": message}]}
-        return jsonify(body), status
+        body = Errors.of([Problem(code, message)])
+        return jsonify(body.model_dump(mode="json")), status
     return render_template("error.html", status=status, message=message), status
 
 
@@ -70,7 +72,7 @@ def register(app: Flask) -> None:
     @app.errorhandler(Refusal)
     def refusal(error: Refusal):
         if wants_json():
-            response = jsonify(error.to_json())
+            response = jsonify(Errors.of(error.problems).model_dump(mode="json"))
             response.status_code = error.status
         else:
             response = app.make_response(error_response(error.status, error.code, error.message))
