@@ -31,7 +31,6 @@ from scorekeeper.views.common import check_action
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
-from scorekeeper.views.setup_form import OPTION_HINTS
 from scorekeeper.views.setup_form import read_options
 from scorekeeper.views.setup_form import read_setup
 
@@ -132,7 +131,6 @@ def new():
             night=night,
             roster=active,
             specs=game_rules.option_specs(game_rules.max_players),
-            option_hints=OPTION_HINTS,
             new_rows=range(1, NEW_PLAYER_ROWS + 1),
             form=form,
             rule_sets=rule_sets.rule_sets(current_user, kind),
