@@ -293,6 +293,32 @@ def test_the_shared_view_says_what_each_game_reminds_of(app, api):
         assert "&lt;" not in facts
 
 
+def test_each_game_says_which_of_its_forms_completes_a_hand():
+    completing = {key: GAMES[key].completing for key in GAMES}
+    assert completing == {
+        "oh_hell": {"tricks"},
+        "wizard": {"tricks"},
+        "spades": {"tricks"},
+        "pitch": {"points"},
+        "oklahoma_gin": set(),
+        "hearts": set(),
+        "score_pad": set(),
+    }
+
+
+def test_a_second_tap_on_the_pitch_points_changes_nothing(table, app):
+    from tests.pages import game_id
+    from tests.pages import start_game
+
+    game = game_id(start_game(table, app, "pitch", {"Ann": 1, "Ben": 2, "Cy": 3}))
+    auction = {"number": "1", "phase": "auction", "quick": "1", "pitcher": "1", "bid": "2"}
+    assert table.post(f"/games/{game}/hands", data=auction).status_code == 302
+    points = {"phase": "points", "high": "1", "low": "1", "jack": "1", "game": "1"}
+    assert table.post(f"/games/{game}/hands/1", data=points).status_code == 302
+    again = table.post(f"/games/{game}/hands/1", data=points, follow_redirects=True)
+    assert "Hand 1 is already complete" in again.text
+
+
 # Option help and styles --------------------------------------------------------------------
 
 

@@ -283,7 +283,7 @@ def update(game_id: int, number: int):
     rules = game.plugin.rules
     try:
         entry = game.plugin.read_hand(request.form, game.players, phase)
-        complete = phase in entry_form.COMPLETING
+        complete = phase in game.plugin.completing
         result = games.update_hand(game, number, entry, complete=complete, replace=correcting)
     except Refusal as refusal:
         if correcting and refusal.code not in ("not_next_hand", "conflict"):
