@@ -57,7 +57,6 @@ def test_three_player_game_of_fifteen_hands_to_a_winner(api):
         "leader": "Ben",
         "no_trump": False,
         "forbidden_dealer_bid": None,
-        "knock_limit": None,
         "total_hands": 15,
     }
     while state["next"]:

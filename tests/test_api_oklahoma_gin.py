@@ -388,9 +388,6 @@ def test_a_correction_rescores_and_moves_the_deal_and_undo_removes_the_last(api)
         "number": 2,
         "dealer": "Ben",
         "order": ["Ann", "Ben"],
-        "cards": None,
-        "no_trump": None,
-        "forbidden_dealer_bid": None,
         "knock_limit": None,
     }
 

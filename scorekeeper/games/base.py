@@ -29,6 +29,9 @@ from scorekeeper.games.errors import RuleErrors  # noqa: F401 - the rules import
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.text import normalize_line
+from scorekeeper.games.words import HANDS
+from scorekeeper.games.words import HandWords
+from scorekeeper.games.words import sentence_names
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 
@@ -65,6 +68,9 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
+    #: The help the new-game form shows, where the table is not chosen yet (``help`` when
+    #: empty): for a help that depends on the player count.
+    form_help: str = ""
     #: How each choice reads on the new-game form ({value: words}); the value itself if absent.
     choice_labels: Mapping[Any, str] = field(default_factory=dict)
     #: An "int" set on the new-game form with − and + buttons beside its field (always
@@ -86,7 +92,7 @@ class Fact:
     """A per-hand, per-seat figure a game counts for its statistics (``Bids made``).
 
     ``GameRules.hand_facts`` gives each seat's value for one scored hand (1 when it happened,
-    or a count such as bags); the statistics add them up over every hand a player played.
+    or a count); the statistics add them up over every hand a player played.
     """
 
     key: str
@@ -124,8 +130,8 @@ class Hand:
 
     ``status`` is "bidding", "playing" or "scored". ``points`` are keyed by side (player,
     or team name in partnerships) and are ``None`` until the hand is scored. ``info`` holds what
-    the rules derived for this game (the cards dealt, who won the auction, the knock limit
-    ...: each game's ``schema.Info`` lists its keys).
+    the rules derived for this game (the cards dealt, who won the auction ...: each game's
+    ``schema.Info`` lists its keys).
     """
 
     number: int
@@ -183,143 +189,6 @@ class State:
         return [side for side in self.sides if self.totals[side] == best]
 
 
-#: The sentences the shared pages say about a game's hands, for each word a game may call
-#: them by (``GameRules.hand_word``): whole sentences, so a language can word each its way.
-HAND_PHRASES: dict[str, dict[str, Callable[..., str]]] = {
-    "Hand": {
-        "word": lambda **p: _("Hand"),
-        "title": lambda **p: _("Hand %(number)s", **p),
-        "title_of": lambda **p: _("Hand %(number)s of %(total)s", **p),
-        "count": lambda count, **p: ngettext("%(num)s hand", "%(num)s hands", count, **p),
-        "entered": lambda count, **p: ngettext(
-            "%(num)s hand entered", "%(num)s hands entered", count, **p
-        ),
-        "so_far": lambda count, **p: ngettext(
-            "In progress: %(num)s hand so far.", "In progress: %(num)s hands so far.", count, **p
-        ),
-        "undo": lambda **p: _("Undo hand %(number)s", **p),
-        "undo_heading": lambda **p: _("Undo hand %(number)s?", **p),
-        "undo_ask": lambda **p: _("Undo hand %(number)s? What was entered for it is removed.", **p),
-        "undo_question": lambda **p: _("What was entered for hand %(number)s is removed.", **p),
-        "reopen": lambda **p: _("Reopen to correct a hand"),
-        "reopened": lambda **p: _(
-            "Reopened for correction: correct a hand from the score sheet, then close the game "
-            "again."
-        ),
-        "table_help": lambda **p: _(
-            "%(game)s · %(players)s. Pick who really sat in each seat (clockwise) and who dealt "
-            "the first hand. Someone who stays keeps what was entered for them; a new name takes "
-            "over what was entered for the player it replaces. Every hand is scored again.",
-            **p,
-        ),
-        "chart_desc": lambda **p: _(
-            "Running totals after each hand, from 0 to the last. Final: %(finals)s.", **p
-        ),
-        "chart_caption": lambda **p: _("Running totals after each hand"),
-        "chart_empty": lambda **p: _("The chart appears once a hand is scored."),
-        "per": lambda **p: _("Points per hand"),
-        "delete_question": lambda count, **p: ngettext(
-            "%(players)s: %(num)s hand entered.", "%(players)s: %(num)s hands entered.", count, **p
-        ),
-        "problem": lambda **p: _("Hand %(number)s: %(problem)s", **p),
-        "not_found": lambda **p: _("Hand %(number)s was not found.", **p),
-        "nothing_to_undo": lambda **p: _("There is no hand to undo."),
-        "only_last": lambda **p: _("Only the last hand (Hand %(number)s) can be undone.", **p),
-        "already_recorded": lambda **p: _(
-            "Hand %(number)s is already recorded (a second tap, or another phone got there "
-            "first). Nothing was changed.",
-            **p,
-        ),
-        "already_complete": lambda **p: _(
-            "Hand %(number)s is already complete (a second tap, or another phone got there "
-            "first). Nothing was changed.",
-            **p,
-        ),
-        "not_next": lambda count, **p: ngettext(
-            "Hand %(number)s is not next: %(num)s hand recorded so far. Nothing was changed.",
-            "Hand %(number)s is not next: %(num)s hands recorded so far. Nothing was changed.",
-            count,
-            **p,
-        ),
-        "show_earlier": lambda **p: _("Show hands 1 to %(last)s too", **p),
-        "none_yet": lambda **p: _("No hands yet."),
-        "corrected": lambda **p: _("Hand %(number)s corrected; later hands re-scored.", **p),
-        "removed": lambda **p: _("Hand %(number)s removed.", **p),
-    },
-    "Round": {
-        "word": lambda **p: _("Round"),
-        "title": lambda **p: _("Round %(number)s", **p),
-        "title_of": lambda **p: _("Round %(number)s of %(total)s", **p),
-        "count": lambda count, **p: ngettext("%(num)s round", "%(num)s rounds", count, **p),
-        "entered": lambda count, **p: ngettext(
-            "%(num)s round entered", "%(num)s rounds entered", count, **p
-        ),
-        "so_far": lambda count, **p: ngettext(
-            "In progress: %(num)s round so far.", "In progress: %(num)s rounds so far.", count, **p
-        ),
-        "undo": lambda **p: _("Undo round %(number)s", **p),
-        "undo_heading": lambda **p: _("Undo round %(number)s?", **p),
-        "undo_ask": lambda **p: _(
-            "Undo round %(number)s? What was entered for it is removed.", **p
-        ),
-        "undo_question": lambda **p: _("What was entered for round %(number)s is removed.", **p),
-        "reopen": lambda **p: _("Reopen to correct a round"),
-        "reopened": lambda **p: _(
-            "Reopened for correction: correct a round from the score sheet, then close the game "
-            "again."
-        ),
-        "table_help": lambda **p: _(
-            "%(game)s · %(players)s. Pick who really sat in each seat (clockwise) and who dealt "
-            "the first round. Someone who stays keeps what was entered for them; a new name takes "
-            "over what was entered for the player it replaces. Every round is scored again.",
-            **p,
-        ),
-        "chart_desc": lambda **p: _(
-            "Running totals after each round, from 0 to the last. Final: %(finals)s.", **p
-        ),
-        "chart_caption": lambda **p: _("Running totals after each round"),
-        "chart_empty": lambda **p: _("The chart appears once a round is scored."),
-        "per": lambda **p: _("Points per round"),
-        "delete_question": lambda count, **p: ngettext(
-            "%(players)s: %(num)s round entered.",
-            "%(players)s: %(num)s rounds entered.",
-            count,
-            **p,
-        ),
-        "problem": lambda **p: _("Round %(number)s: %(problem)s", **p),
-        "not_found": lambda **p: _("Round %(number)s was not found.", **p),
-        "nothing_to_undo": lambda **p: _("There is no round to undo."),
-        "only_last": lambda **p: _("Only the last round (Round %(number)s) can be undone.", **p),
-        "already_recorded": lambda **p: _(
-            "Round %(number)s is already recorded (a second tap, or another phone got there "
-            "first). Nothing was changed.",
-            **p,
-        ),
-        "already_complete": lambda **p: _(
-            "Round %(number)s is already complete (a second tap, or another phone got there "
-            "first). Nothing was changed.",
-            **p,
-        ),
-        "not_next": lambda count, **p: ngettext(
-            "Round %(number)s is not next: %(num)s round recorded so far. Nothing was changed.",
-            "Round %(number)s is not next: %(num)s rounds recorded so far. Nothing was changed.",
-            count,
-            **p,
-        ),
-        "show_earlier": lambda **p: _("Show rounds 1 to %(last)s too", **p),
-        "none_yet": lambda **p: _("No rounds yet."),
-        "corrected": lambda **p: _("Round %(number)s corrected; later rounds re-scored.", **p),
-        "removed": lambda **p: _("Round %(number)s removed.", **p),
-    },
-}
-
-#: Who acts first after the dealer, for each ``GameRules.first_to_act``.
-FIRST_TO_ACT: dict[str, Callable[..., str]] = {
-    "bids": lambda **p: _("%(name)s bids first", **p),
-    "plays": lambda **p: _("%(name)s plays first", **p),
-}
-
-
 class GameRules:
     """The small common interface every game module implements."""
 
@@ -327,10 +196,10 @@ class GameRules:
     title: str = ""
     min_players: int = 2
     max_players: int = 7
-    #: Word for one deal on the score sheet ("Hand", "Round").
-    hand_word: str = "Hand"
-    #: What the first player after the dealer does first ("bids", "plays").
-    first_to_act: str = "bids"
+    #: The shared pages' sentences about one deal ("Undo hand 3"): ``words.HANDS``, or
+    #: ``words.ROUNDS`` (or a ``HandWords`` of the game's own) for a game whose deals are not
+    #: called hands.
+    hand_words: HandWords = HANDS
     #: Entry keys whose value is a player's name, keys whose value maps names to numbers and
     #: keys whose value is a list of names: what is stored is keyed by seat instead.
     name_fields: tuple[str, ...] = ()
@@ -352,15 +221,43 @@ class GameRules:
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
 
-    def phrase(self, key: str, **params: Any) -> str:
-        """A sentence of the shared pages about this game's hands (``HAND_PHRASES``), in the
-        reader's language: ``rules.phrase("undo", number=3)`` is "Undo round 3" in a game
-        whose ``hand_word`` is "Round"."""
-        return HAND_PHRASES.get(self.hand_word, HAND_PHRASES["Hand"])[key](**params)
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for old in ("hand_word", "first_to_act"):
+            if old in vars(cls):
+                raise TypeError(
+                    f"{cls.__name__}.{old}: a game declares its words as whole sentences "
+                    "(hand_words = words.ROUNDS or a HandWords of its own; who acts first is "
+                    "said by its templates/_upcoming.html)"
+                )
 
-    def first_phrase(self, **params: Any) -> str:
-        """ "Ann bids first" (or "plays first"), as ``first_to_act`` says."""
-        return FIRST_TO_ACT.get(self.first_to_act, FIRST_TO_ACT["bids"])(**params)
+    @property
+    def hand_word(self) -> str:
+        """The game's word for one deal ("Hand", "Round"), in the reader's language."""
+        return self.hand_words.word()
+
+    def phrase(self, key: str, **params: Any) -> str:
+        """A sentence of the shared pages about this game's deals (a ``HandWords`` method), in
+        the reader's language: ``rules.phrase("undo", number=3)`` is "Undo round 3" in a game
+        whose ``hand_words`` are ``ROUNDS``."""
+        if key.startswith("_") or key not in sentence_names():
+            raise KeyError(f"no sentence called {key!r}")
+        return getattr(self.hand_words, key)(**params)
+
+    def bonus_word(self, kind: str) -> str:
+        """How an end-of-game line of ``kind`` (``State.bonuses``) is called on a score sheet
+        and in the CSV; a game whose state has such lines names each kind."""
+        return kind
+
+    def bonus_phrase(self, line: Mapping[str, Any]) -> str:
+        """An end-of-game line (``{"player", "kind", "points"}``) as a sentence of the shared
+        view; a game whose state has such lines says each kind as a whole sentence."""
+        return _(
+            "%(name)s: %(bonus)s %(points)s",
+            name=line["player"],
+            bonus=self.bonus_word(line["kind"]),
+            points=line["points"],
+        )
 
     def resolve_options(self, raw: Mapping[str, Any] | None, player_count: int) -> dict[str, Any]:
         """Every option with its effective value; refuses unknown keys and bad values."""

@@ -68,10 +68,6 @@ def per_seat(
     return values
 
 
-#: Phases that complete a hand in progress (a second tap must not re-save them).
-COMPLETING = {"tricks", "points"}
-
-
 def field_errors(refusal: Any) -> dict[str, str]:
     """``{field: message}`` so a template can show each message beside its input (of the
     app's refusal, or None)."""

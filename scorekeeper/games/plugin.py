@@ -5,7 +5,8 @@
 - ``form.py``: the reader that turns the game page's form into an entry for the rules;
 - ``schema.py``: the shapes of its hands in the JSON API (see ``scorekeeper.games.schema``);
 - ``templates/``: ``show.html`` (the game page), ``edit.html`` (a correction), ``_sheet.html``
-  (the score sheet), and any partials they include;
+  (the score sheet), for the shared view ``_now.html`` and ``_upcoming.html`` (optional: its
+  part of the view, its reminders of the hand to play next), and any partials they include;
 - ``static/`` (optional): ``game.css`` and ``game.js``, loaded on the game's pages;
 - ``plugin.py``: ``GAME = GamePlugin.from_folder(__file__, RULES, form, schema)``, the one
   module that gathers the rest (the registry imports it); ``__init__.py`` imports nothing, so
@@ -16,7 +17,8 @@ way (``GameFamily``): its templates are found as ``games/<family>/<name>`` and i
 beside the games' own.
 
 The rest of the app asks the plug-in (and through it the rules) for everything else: the
-game's options, its word for a hand, its per-hand facts and statistics, its CSV columns.
+game's options, the sentences about its deals, its per-hand facts and statistics, its CSV
+columns and end-of-game lines.
 """
 
 from __future__ import annotations
@@ -97,6 +99,12 @@ class GamePlugin:
     def read_hand(self, form: Any, players: list[str], phase: str) -> dict:
         """The entry for the rules: ``phase`` says which part of the hand the form holds."""
         return self.form.read(form, players, phase)
+
+    @property
+    def completing(self) -> frozenset[str]:
+        """The phases of the game's forms that complete a hand in progress (its form module's
+        ``COMPLETING``): a second tap on one must not save the hand again."""
+        return frozenset(getattr(self.form, "COMPLETING", ()))
 
     def typed(self, form: Any, players: list[str]) -> Any:
         """What was typed, for refilling a refused form (default: the form itself)."""

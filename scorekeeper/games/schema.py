@@ -4,7 +4,8 @@ A game's ``schema.py`` declares, once, the shapes the JSON API takes and gives f
 - ``Entry``: one hand as entered (the request body of a hand, and each hand's ``input`` in
   the game state);
 - ``Info``: what the rules derive for each hand (``Hand.info``), flat on each hand;
-- ``Next``: the game's own keys of ``next`` besides those every game has (``NextBase``);
+- ``Next``: the game's own keys of ``next`` besides those every game has (``NextBase``),
+  exactly the keys its rules put in ``State.next``;
 - ``Extra`` (optional): the game's own keys of the state (Hollywood ``columns``, ...).
 
 Every model is closed (``additionalProperties: false``) and strict (``2.0`` is no ``2``).
@@ -23,15 +24,12 @@ class Closed(BaseModel):
 
 
 class NextBase(Closed):
-    """What every game says about the hand to play next."""
+    """What every game says about the hand to play next; a game's ``Next`` adds its own
+    reminders (the cards dealt, the trump ...), and only those: no game carries another's."""
 
     number: int
     dealer: str
     order: list[str] | None
-    cards: int | None
-    no_trump: bool | None
-    forbidden_dealer_bid: int | None
-    knock_limit: int | None
 
 
 class NoExtra(Closed):

@@ -527,7 +527,7 @@ def close(game: Game) -> Played:
     try:
         state = result.rules.close(result.setup, result.state)
     except RuleError as error:
-        raise Refusal.from_rule(error, result.rules.hand_word) from None
+        raise Refusal.from_rule(error, result.rules) from None
     if not state.finished:
         raise Refusal("not_finished", _("This game is not finished yet."))
     return _save(game, result.setup, state, len(game.hands) + 1)

@@ -32,7 +32,6 @@ from scorekeeper.views.common import check_action
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
-from scorekeeper.views.setup_form import OPTION_HINTS
 from scorekeeper.views.setup_form import read_options
 from scorekeeper.views.setup_form import read_setup
 from scorekeeper.views.setup_form import worked_example
@@ -136,7 +135,6 @@ def new():
             night=night,
             roster=active,
             specs=game_rules.option_specs(game_rules.max_players),
-            option_hints=OPTION_HINTS,
             new_rows=range(1, NEW_PLAYER_ROWS + 1),
             form=form,
             rule_sets=rule_sets.rule_sets(current_user, kind),
@@ -313,7 +311,7 @@ def update(game_id: int, number: int):
     rules = game.plugin.rules
     try:
         entry = _read_hand(game, phase)
-        complete = phase in entry_form.COMPLETING
+        complete = phase in game.plugin.completing
         result = games.update_hand(game, number, entry, complete=complete, replace=correcting)
     except Refusal as refusal:
         if correcting and refusal.code not in ("not_next_hand", "conflict"):

@@ -79,6 +79,8 @@ def register(app: Flask) -> None:
     # A form saved in place asks for the page's main part only: the rest is not rendered.
     app.jinja_env.globals["fragment_only"] = lambda: has_request_context() and wants_fragment()
     app.jinja_env.globals["has_prefix"] = has_prefix
+    # The installed games by name, in the order the app offers them (the login page).
+    app.jinja_env.globals["game_titles"] = lambda: [str(plugin.title) for plugin in GAMES.values()]
 
 
 def signed(value: int) -> str:

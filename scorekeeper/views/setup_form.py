@@ -16,18 +16,9 @@ from scorekeeper.games import GameRules
 from scorekeeper.games import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import check_option_value
-from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.models import Player
 from scorekeeper.views.helpers import join_names
-
-#: Hints that replace an option's own help on the form (where it depends on the table).
-OPTION_HINTS = {
-    "max_cards": N_(
-        "Blank: by player count (3 → 15, 4 → 13, 5 → 10, 6 → 8, 7 → 7). "
-        "Lower it for a shorter game."
-    ),
-}
 
 #: Blank rows on the form for players not yet in the roster.
 NEW_PLAYER_ROWS = 3

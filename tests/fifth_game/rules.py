@@ -37,6 +37,7 @@ from scorekeeper.games.base import seat_after
 from scorekeeper.games.base import team_name
 from scorekeeper.games.base import whole_number
 from scorekeeper.games.readers import merge_per_player
+from scorekeeper.games.words import HANDS
 
 GOING_OUT_BONUS = 100
 #: The most a team can score (or lose) in one hand, as entered.
@@ -62,8 +63,7 @@ class Partners(GameRules):
     title = "Partners"
     min_players = 4
     max_players = 6
-    hand_word = "Hand"
-    first_to_act = "plays"
+    hand_words = HANDS
     plays_in_teams = True
     name_fields = ("went_out",)
     facts = (Fact("went_out", "Went out first"), Fact("hands_won", "Hands won"))
@@ -177,10 +177,6 @@ class Partners(GameRules):
                 "number": number,
                 "dealer": players[seat],
                 "order": order_from_left_of(seat, players),
-                "cards": None,
-                "no_trump": None,
-                "forbidden_dealer_bid": None,
-                "knock_limit": None,
                 "to_go": {side: setup.options["target"] - totals[side] for side in sides},
             }
             level = [side for side in sides if totals[side] >= setup.options["target"]]

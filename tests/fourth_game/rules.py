@@ -20,6 +20,7 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import whole_number
+from scorekeeper.games.words import ROUNDS
 
 
 class Race(GameRules):
@@ -27,14 +28,22 @@ class Race(GameRules):
     title = "Race"
     min_players = 2
     max_players = 4
-    hand_word = "Round"
-    first_to_act = "rolls"
+    hand_words = ROUNDS
     name_maps = ("rolls",)
     facts = (Fact("rounds_won", "Rounds won"), Fact("sixes", "Sixes rolled"))
     stats = (Stat("Rounds won", "rounds_won", out_of="hands"), Stat("Sixes", "sixes"))
 
     def option_specs(self, player_count: int) -> list[Option]:
-        return [Option("target", "Race to", "choice", 10, choices=(10, 20))]
+        return [
+            Option(
+                "target",
+                "Race to",
+                "choice",
+                10,
+                choices=(10, 20),
+                form_help="The first total to reach it ends the race.",
+            )
+        ]
 
     def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
         players = tuple(setup.players)
@@ -65,10 +74,6 @@ class Race(GameRules):
                 "number": len(hands) + 1,
                 "dealer": players[seat],
                 "order": order_from_left_of(seat, players),
-                "cards": None,
-                "no_trump": None,
-                "forbidden_dealer_bid": None,
-                "knock_limit": None,
             }
         return state
 

@@ -29,6 +29,7 @@ def test_the_race_is_offered_set_up_and_played_on_the_pages(app, table):
     assert "Race" in table.get("/games/new").text
     page = table.get("/games/new?game=race")
     assert page.status_code == 200 and 'name="opt-target"' in page.text
+    assert "The first total to reach it ends the race." in page.text  # its own option help
     game = game_id(start_game(table, app, "race", {"Ann": 1, "Ben": 2}, target=10))
     shown = table.get(f"/games/{game}")
     assert "Race to 10" in shown.text
@@ -106,6 +107,10 @@ def test_history_and_the_shared_view_show_it(app, api, logged_in):
     shared = app.test_client().get(url.replace("http://localhost", ""))
     assert shared.status_code == 200
     assert "race-sheet" in shared.text and "/static/games/race/game.css" in shared.text
+    # Its own reminder of the round to play next, and nothing of another game's.
+    assert "<li><strong>Ann</strong> rolls first</li>" in shared.text
+    assert "bids first" not in shared.text and "</strong> card" not in shared.text
+    assert set(api.get(f"/games/{state['id']}").get_json()["next"]) == {"number", "dealer", "order"}
 
 
 def test_a_backup_with_races_restores_into_another_account(app, api):

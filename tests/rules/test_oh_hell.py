@@ -281,7 +281,6 @@ def test_a_hand_with_bids_and_no_tricks_is_being_played():
         "leader": "Cy",
         "no_trump": False,
         "forbidden_dealer_bid": None,
-        "knock_limit": None,
         "total_hands": 15,
     }
     assert state.notices == [
@@ -302,7 +301,6 @@ def test_the_next_hand_is_described_before_it_is_entered():
         "leader": "Cy",
         "no_trump": False,
         "forbidden_dealer_bid": None,
-        "knock_limit": None,
         "total_hands": 15,
     }
     assert state.notices == []

@@ -125,9 +125,6 @@ def test_a_new_game_asks_the_first_dealer_to_deal_round_one():
         "number": 1,
         "dealer": "Ben",
         "order": ["Ann", "Ben"],
-        "cards": None,
-        "no_trump": None,
-        "forbidden_dealer_bid": None,
         "knock_limit": None,
     }
 

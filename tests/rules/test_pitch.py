@@ -135,10 +135,6 @@ def test_before_any_hand_the_first_dealer_deals_and_the_left_neighbour_bids_firs
         "number": 1,
         "dealer": "Ben",
         "order": ["Cy", "Ann", "Ben"],
-        "cards": None,
-        "no_trump": None,
-        "forbidden_dealer_bid": None,
-        "knock_limit": None,
     }
     assert state.sides == ["Ann", "Ben", "Cy"]
     assert state.teams is None
@@ -189,10 +185,6 @@ def test_the_hand_in_progress_is_what_comes_next_with_its_pitcher_and_bid():
         "number": 1,
         "dealer": "Ann",
         "order": ["Ben", "Cy", "Ann"],
-        "cards": None,
-        "no_trump": None,
-        "forbidden_dealer_bid": None,
-        "knock_limit": None,
         "pitcher": "Cy",
         "bid": 3,
     }

@@ -35,6 +35,7 @@ from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import names
 from scorekeeper.games.readers import POINTS
 from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.words import HANDS
 
 HAND_POINTS = 26
 QUEEN_OF_SPADES = 13
@@ -85,7 +86,7 @@ class Hearts(hooks.HeartsHooks, GameRules):
     title = N_("Hearts")
     min_players = 3
     max_players = 6
-    hand_word = N_("Hand")
+    hand_words = HANDS
     name_fields = ("jack_of_diamonds",)
     name_maps = ("points",)
     facts = (
@@ -304,10 +305,6 @@ class Hearts(hooks.HeartsHooks, GameRules):
             "dealer": players[dealer_seat],
             "order": order,
             "passing": passing_for(number, len(players), setup.options["passing"]),
-            "cards": None,
-            "no_trump": None,
-            "forbidden_dealer_bid": None,
-            "knock_limit": None,
         }
 
     @staticmethod

@@ -7,6 +7,9 @@ from typing import Any
 
 from scorekeeper.games.bidding import form as bidding
 
+#: The phase whose form completes a hand in progress: its tricks.
+COMPLETING = frozenset({"tricks"})
+
 
 def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, Any]:
     """Bids (phase "bids"), tricks ("tricks") or both ("both", a correction); the trump with

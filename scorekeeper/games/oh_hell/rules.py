@@ -39,6 +39,7 @@ from scorekeeper.games.i18n import number
 from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
 from scorekeeper.games.readers import whole_of
+from scorekeeper.games.words import HANDS
 
 #: Most cards in a hand by player count (the seeds' table).
 MAX_CARDS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
@@ -175,7 +176,7 @@ class OhHell(GameRules):
     title = N_("Oh Hell")
     min_players = 3
     max_players = 7
-    hand_word = "Hand"
+    hand_words = HANDS
     name_maps = ("bids", "tricks")
     facts = (
         Fact("bids", N_("Bids")),
@@ -366,6 +367,10 @@ class OhHell(GameRules):
                     "No part of a custom sequence.",
                     most=most,
                     count=count,
+                ),
+                form_help=N_(
+                    "Blank: by player count (3 → 15, 4 → 13, 5 → 10, 6 → 8, 7 → 7). "
+                    "Lower it for a shorter game."
                 ),
             ),
             Option(
@@ -827,7 +832,6 @@ class OhHell(GameRules):
             "leader": order[0],
             "no_trump": reason is not None,
             "forbidden_dealer_bid": forbidden,
-            "knock_limit": None,
             "total_hands": len(sizes),
         }
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pydantic import Field
+
 from scorekeeper.games.schema import Closed
 from scorekeeper.games.schema import NextBase
 
@@ -28,5 +30,10 @@ class Info(Closed):
 
 
 class Next(NextBase):
+    cards: int
+    no_trump: bool
+    forbidden_dealer_bid: int | None = Field(
+        description="With the hook, once every other bid is in: the bid the dealer may not make"
+    )
     leader: str
     total_hands: int

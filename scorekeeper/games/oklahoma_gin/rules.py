@@ -36,6 +36,7 @@ from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.words import ROUNDS
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 RESULTS = ("knock", "gin", "draw")
@@ -92,8 +93,7 @@ class OklahomaGin(GameRules):
     title = N_("Oklahoma Gin")
     min_players = 2
     max_players = 2
-    hand_word = N_("Round")
-    first_to_act = "plays"
+    hand_words = ROUNDS
     name_fields = ("knocker",)
     head_to_head = True
     facts = (
@@ -146,6 +146,27 @@ class OklahomaGin(GameRules):
         if setup.options.get("hollywood"):
             cells.append(" ".join(str(number) for number in info.get("columns", [])))
         return cells
+
+    def bonus_word(self, kind: str) -> str:
+        """The end-of-game lines (``_bonuses``) as the CSV names them."""
+        words = {
+            "game": lambda: _("Game bonus"),
+            "box": lambda: _("Box bonus"),
+            "shutout": lambda: _("Shutout (doubled)"),
+        }
+        return words[kind]() if kind in words else kind
+
+    def bonus_phrase(self, line: Mapping[str, Any]) -> str:
+        """An end-of-game line as the shared view says it."""
+        said = {"name": line["player"], "points": line["points"]}
+        sentences = {
+            "game": lambda: _("%(name)s: game bonus %(points)s", **said),
+            "box": lambda: _("%(name)s: box bonus %(points)s", **said),
+            "shutout": lambda: _("%(name)s: shutout bonus %(points)s", **said),
+        }
+        if line["kind"] in sentences:
+            return sentences[line["kind"]]()
+        return super().bonus_phrase(line)
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [
@@ -816,10 +837,7 @@ def _next_round(number: int, dealer_seat: int, players: tuple[str, ...]) -> dict
         "number": number,
         "dealer": players[dealer_seat],
         "order": order_from_left_of(dealer_seat, players),
-        "cards": None,
-        "no_trump": None,
-        "forbidden_dealer_bid": None,
-        "knock_limit": None,
+        "knock_limit": None,  # set by the upcard, once the round is dealt
     }
 
 

@@ -34,7 +34,9 @@ class Info(Closed):
 
 
 class Next(NextBase):
-    pass
+    knock_limit: int | None = Field(
+        description="Set by the upcard once the round is dealt: null until then (always, here)"
+    )
 
 
 class Column(Closed):

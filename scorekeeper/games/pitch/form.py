@@ -16,6 +16,9 @@ from scorekeeper.games.i18n import _
 from scorekeeper.games.pitch.rules import TOP_BID
 
 #: What the form says when a point names no player, or is left empty.
+#: The phase whose form completes a hand in progress: who took each point.
+COMPLETING = frozenset({"points"})
+
 NOT_A_PLAYER = {
     "high": N_("High must be one of the players."),
     "low": N_("Low must be one of the players."),

@@ -29,6 +29,7 @@ from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.words import HANDS
 
 #: The four scoring points of a hand, in the order they are shown.
 POINTS = ("high", "low", "jack", "game")
@@ -100,7 +101,7 @@ class Pitch(GameRules):
     title = N_("Auction Pitch")
     min_players = 2
     max_players = 7
-    hand_word = N_("Hand")
+    hand_words = HANDS
     name_fields = ("pitcher", "high", "low", "jack", "game")
     name_maps = ("game_points",)
     plays_in_teams = True
@@ -450,10 +451,6 @@ class _Table:
             "number": number,
             "dealer": self.players[seat],
             "order": order_from_left_of(seat, self.players),
-            "cards": None,
-            "no_trump": None,
-            "forbidden_dealer_bid": None,
-            "knock_limit": None,
         }
         if current is not None:
             upcoming["pitcher"] = current.info["pitcher"]

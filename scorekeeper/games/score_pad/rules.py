@@ -38,6 +38,7 @@ from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import POINTS
 from scorekeeper.games.readers import player_numbers
 from scorekeeper.games.score_pad.hooks import ScorePadHooks
+from scorekeeper.games.words import ROUNDS
 
 NAME_LENGTH = (1, 60)
 MAX_ROUNDS = 100
@@ -66,7 +67,7 @@ class ScorePad(ScorePadHooks, GameRules):
     title = N_("Score pad")
     min_players = 1
     max_players = 20
-    hand_word = N_("Round")
+    hand_words = ROUNDS
     name_maps = ("points",)
     facts = (Fact("rounds_won", N_("Rounds won")),)
     stats = (
@@ -327,10 +328,6 @@ class ScorePad(ScorePadHooks, GameRules):
             "order": order_from_left_of(dealer_seat, players),
             "total_hands": options["rounds"],
             "target": options["target"],
-            "cards": None,
-            "no_trump": None,
-            "forbidden_dealer_bid": None,
-            "knock_limit": None,
         }
         notices = []
         if options["end"] == "rounds":

@@ -8,6 +8,9 @@ from typing import Any
 
 from scorekeeper.games.bidding import form as bidding
 
+#: The phase whose form completes a hand in progress: its tricks.
+COMPLETING = frozenset({"tricks"})
+
 #: A hidden field on the forms that show the blind nil boxes (so that none ticked means none).
 BLIND_SHOWN = "blind_shown"
 

@@ -37,6 +37,7 @@ from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
 from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.words import HANDS
 
 CARDS = 13
 TEAM_SEATS = [[0, 2], [1, 3]]
@@ -106,7 +107,7 @@ class Spades(GameRules):
     title = N_("Spades")
     min_players = 4
     max_players = 4
-    hand_word = N_("Hand")
+    hand_words = HANDS
     name_maps = ("bids", "tricks")
     name_lists = ("blind_nil",)
     plays_in_teams = True
@@ -576,9 +577,6 @@ class Spades(GameRules):
             "order": order,
             "leader": order[0],
             "trump": "spades",
-            "no_trump": False,
-            "forbidden_dealer_bid": None,
-            "knock_limit": None,
             "bags": dict(bags),
             "blind_nil_allowed": blind_nil_allowed(setup.options, totals),
         }

@@ -43,6 +43,7 @@ class Info(Closed):
 
 
 class Next(NextBase):
+    cards: int
     leader: str
     trump: str
     bags: dict[str, int] = Field(description="By team: the bags so far")

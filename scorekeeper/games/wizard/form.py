@@ -9,6 +9,9 @@ from typing import Any
 
 from scorekeeper.games.bidding import form as bidding
 
+#: The phase whose form completes a hand in progress: its tricks.
+COMPLETING = frozenset({"tricks"})
+
 #: The trump field's value when the dealer chose the suit after turning a Wizard.
 CHOSE = "chose-"
 

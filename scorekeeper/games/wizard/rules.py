@@ -47,6 +47,7 @@ from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
 from scorekeeper.games.readers import merge_per_player
 from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.words import ROUNDS
 
 DECK = 60
 #: A Jester turned up: no trump this round.
@@ -95,7 +96,7 @@ class Wizard(GameRules):
     title = N_("Wizard")
     min_players = 3
     max_players = 6
-    hand_word = N_("Round")
+    hand_words = ROUNDS
     name_maps = ("bids", "tricks")
     facts = (
         Fact("bids", N_("Bids")),
@@ -429,7 +430,6 @@ class Wizard(GameRules):
             "leader": order[0],
             "no_trump": number == rounds,
             "forbidden_dealer_bid": forbidden,
-            "knock_limit": None,
             "total_hands": rounds,
             "hook": hook_applies(options, cards),
         }

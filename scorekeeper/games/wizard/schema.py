@@ -34,6 +34,11 @@ class Info(Closed):
 
 
 class Next(NextBase):
+    cards: int
+    no_trump: bool = Field(description="The last round is played without trump")
+    forbidden_dealer_bid: int | None = Field(
+        description="With the hook, once every other bid is in: the bid the dealer may not make"
+    )
     leader: str
     total_hands: int
     hook: bool

@@ -48,9 +48,8 @@ def game_csv(result: Played) -> str:
             else:
                 row += [hand.points[side], hand.totals[side]]
         rows.append(row)
-    titles = {"game": _("Game bonus"), "box": _("Box bonus"), "shutout": _("Shutout (doubled)")}
     for line in state.bonuses:
-        row = [titles.get(line["kind"], line["kind"])] + [None] * (width - 1 - 2 * len(sides))
+        row = [rules.bonus_word(line["kind"])] + [None] * (width - 1 - 2 * len(sides))
         for side in sides:
             row += [line["points"] if side == line["player"] else None, None]
         rows.append(row)
