@@ -3,10 +3,11 @@
 A static check reads every module of every game folder (``scorekeeper/games/*/``, found by
 itself, so a new game is checked without a line here) and the shared readers: any text with
 a space in it (a phrase or a sentence) must be an argument of ``_``, ``N_``, ``ngettext``
-or ``lazy_ngettext``, apart from docstrings, the API schema's ``description=`` (the schema stays in English) and
-programming errors (``ValueError``). A runtime check then speaks a made-up language in which
-every translated text is bracketed, and looks at what each game says: labels, choices,
-descriptions, refusals (from the rules and the form readers) and notices.
+or ``lazy_ngettext``, apart from docstrings, the API schema's ``description=`` (the schema
+stays in English) and programming errors (``ValueError``). A runtime check then speaks a
+made-up language in which every translated text is bracketed, and looks at what each game
+says: labels, choices, descriptions, refusals (from the rules and the form readers) and
+notices.
 """
 
 from __future__ import annotations
