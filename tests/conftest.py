@@ -46,8 +46,21 @@ def settings_for(uri: str, instance_path: str, **overrides) -> dict:
     return config
 
 
+#: The slowest tests that are neither browser tests nor drills (each over 10 s in a run of
+#: the suite on two cores), marked ``slow``: ``make test-fast`` leaves them out.
+SLOW = {
+    "tests/test_nights.py::test_history_and_night_pages_make_the_same_queries_for_any_history_size",
+    "tests/test_stats.py::test_stats_pages_make_the_same_queries_for_a_small_and_a_larger_history",
+    "tests/test_stats.py::test_every_player_figure_equals_a_replay_of_the_recorded_hands",
+    "tests/test_login_throttle.py::test_one_address_guessing_across_many_usernames_is_refused",
+    "tests/test_storage.py::test_migrations_run_from_the_command_line",
+}
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
+        if item.nodeid.partition("[")[0] in SLOW:
+            item.add_marker(pytest.mark.slow)
         names = getattr(item, "fixturenames", ())
         if "browser" in names or item.path.name.startswith("test_phone_"):
             item.add_marker(pytest.mark.browser)
