@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: run test test-sqlite test-postgres lint format migrate bench clean messages translations language
+.PHONY: run test test-fast test-sqlite test-postgres lint format migrate bench clean messages translations language
 
 # Translations: the .po files are the source (committed); the .mo files are built from them.
 TRANSLATIONS := scorekeeper/translations
@@ -56,19 +56,41 @@ run: migrate
 	@$(BIN)/python tools/announce.py "$(HOST)" "$(PORT)" &
 	$(BIN)/flask run --host "$(HOST)" --port "$(PORT)"
 
-# SQLite always; PostgreSQL too when one answers (see tools/pg_test_db.py). The PostgreSQL
-# pass leaves out what touches no database (the pure rules) and the browser tests.
+# The test runs: pytest-xdist workers (JOBS of them per pass, one per core here), and the 25
+# slowest tests named at the end. PYTHONDONTWRITEBYTECODE is lifted for them so that pytest
+# keeps the test modules it rewrote (__pycache__) for the other workers and the next run.
+JOBS ?= 2
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --durations=25
+# The PostgreSQL pass leaves out what would only run the same again: the tests that touch no
+# database (marked pure by tests/conftest.py), the browser tests, and the tests marked once
+# (they use the database, but what they check does not depend on which).
+PG_MARKS := not pure and not browser and not once
+
+# SQLite always; PostgreSQL too when one answers (see tools/pg_test_db.py), side by side: the
+# PostgreSQL pass writes to a file, shown after the SQLite pass. Fails if either pass fails.
 test: $(VENV)/.installed-test translations
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
-	@url=$$($(BIN)/python tools/pg_test_db.py create) ; \
+	@url=$$($(BIN)/python tools/pg_test_db.py create); pg=""; log=$$(mktemp); \
+	trap '[ -n "$$pg" ] && kill $$pg 2>/dev/null; rm -f "$$log"' EXIT; \
+	if [ -n "$$url" ]; then \
+		echo "PostgreSQL pass ($$url, -m \"$(PG_MARKS)\") running beside the SQLite pass"; \
+		DATABASE_URL="$$url" $(PYTEST) -m "$(PG_MARKS)" $(PYTEST_ARGS) >"$$log" 2>&1 & pg=$$!; \
+	fi; \
+	echo "SQLite pass"; \
+	$(PYTEST) $(PYTEST_ARGS); sqlite=$$?; \
 	if [ -z "$$url" ]; then \
 		echo "PostgreSQL skipped: no server answered at $${PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}."; \
-	else \
-		echo "Running the suite again on PostgreSQL ($$url), without the pure rules and browser tests"; \
-		DATABASE_URL="$$url" $(BIN)/python -m pytest -m "not pure and not browser" $(PYTEST_ARGS); status=$$?; \
-		$(BIN)/python tools/pg_test_db.py drop "$$url"; \
-		exit $$status; \
-	fi
+		exit $$sqlite; \
+	fi; \
+	wait $$pg; postgres=$$?; pg=""; \
+	echo; echo "PostgreSQL pass ($$url):"; cat "$$log"; \
+	$(BIN)/python tools/pg_test_db.py drop "$$url"; \
+	echo "SQLite pass: exit $$sqlite; PostgreSQL pass: exit $$postgres"; \
+	[ $$sqlite -eq 0 ] && [ $$postgres -eq 0 ]
+
+# The quick loop while working: the rules and the service, page and API tests on SQLite; no
+# browser, no drills, nothing marked slow (under two minutes on two cores).
+test-fast: $(VENV)/.installed-test translations
+	$(PYTEST) -m "not browser and not drill and not slow" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -2,7 +2,13 @@
 
 The database is the SQLite file of a temporary instance folder, or the PostgreSQL database
 named by DATABASE_URL when it is set (``make test`` does both). The schema is made once per
-run by the migrations; each test then starts from empty tables.
+run by the migrations; each test then starts from empty tables. Run in parallel
+(pytest-xdist, ``-n``), each worker has its own: its own temporary folder, and on PostgreSQL
+its own database beside DATABASE_URL's (``<name>_gw0`` ...), made and dropped by the worker.
+
+Markers given here, from what a test asks for: ``browser`` to every test that uses the
+browser (or is in a ``test_phone_*`` module), ``pure`` to every test that uses no database
+fixture (the PostgreSQL pass leaves those out: they would run the same again).
 """
 
 from __future__ import annotations
@@ -10,6 +16,8 @@ from __future__ import annotations
 import base64
 import os
 import uuid
+from contextlib import ExitStack
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
@@ -19,6 +27,8 @@ from scorekeeper import create_app
 from scorekeeper.config import database_uri
 from scorekeeper.extensions import db
 from tests.openapi_check import check_response
+
+pytest_plugins = ["tests.browser"]
 
 PASSWORD = "correct horse battery"
 
@@ -36,23 +46,68 @@ def settings_for(uri: str, instance_path: str, **overrides) -> dict:
     return config
 
 
+#: The slowest tests that are neither browser tests nor drills (each over 10 s in a run of
+#: the suite on two cores), marked ``slow``: ``make test-fast`` leaves them out.
+SLOW = {
+    "tests/test_nights.py::test_history_and_night_pages_make_the_same_queries_for_any_history_size",
+    "tests/test_stats.py::test_stats_pages_make_the_same_queries_for_a_small_and_a_larger_history",
+    "tests/test_stats.py::test_every_player_figure_equals_a_replay_of_the_recorded_hands",
+    "tests/test_login_throttle.py::test_one_address_guessing_across_many_usernames_is_refused",
+    "tests/test_storage.py::test_migrations_run_from_the_command_line",
+}
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.nodeid.partition("[")[0] in SLOW:
+            item.add_marker(pytest.mark.slow)
+        names = getattr(item, "fixturenames", ())
+        if "browser" in names or item.path.name.startswith("test_phone_"):
+            item.add_marker(pytest.mark.browser)
+        if "database" not in names:
+            item.add_marker(pytest.mark.pure)
+
+
+@contextmanager
+def worker_database(url: str, worker: str):
+    """A database of this worker's own on DATABASE_URL's server: made empty, dropped after."""
+    own = sa.engine.make_url(url).set(database=f"{sa.engine.make_url(url).database}_{worker}")
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    drop = sa.text(f'DROP DATABASE IF EXISTS "{own.database}" WITH (FORCE)')
+    with engine.connect() as connection:
+        connection.execute(drop)
+        connection.execute(sa.text(f'CREATE DATABASE "{own.database}"'))
+    try:
+        yield own.render_as_string(hide_password=False)
+    finally:
+        with engine.connect() as connection:
+            connection.execute(drop)
+        engine.dispose()
+
+
 @pytest.fixture(scope="session")
 def database(tmp_path_factory):
-    """The URI of the test database, upgraded to the newest migration once per run."""
+    """The URI of the test database, upgraded to the newest migration once per run (once per
+    worker)."""
     instance = tmp_path_factory.mktemp("instance")
-    uri = database_uri(os.environ.get("DATABASE_URL"), str(instance))
-    os.environ["INSTANCE_PATH"] = str(instance)
-    app = create_app(settings_for(uri, str(instance)))
-    with app.app_context():
-        from flask_migrate import upgrade
+    url = os.environ.get("DATABASE_URL")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    with ExitStack() as stack:
+        if url and url.startswith("postgresql") and worker:
+            url = stack.enter_context(worker_database(url, worker))
+        uri = database_uri(url, str(instance))
+        os.environ["INSTANCE_PATH"] = str(instance)
+        app = create_app(settings_for(uri, str(instance)))
+        with app.app_context():
+            from flask_migrate import upgrade
 
-        if uri.startswith("postgresql"):
-            # Start from an empty schema: the database may hold an earlier run's tables.
-            db.session.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
-            db.session.commit()
-        upgrade()
-        db.engine.dispose()
-    return {"uri": uri, "instance": str(instance)}
+            if uri.startswith("postgresql"):
+                # Start from an empty schema: the database may hold an earlier run's tables.
+                db.session.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
+                db.session.commit()
+            upgrade()
+            db.engine.dispose()
+        yield {"uri": uri, "instance": str(instance)}
 
 
 @pytest.fixture

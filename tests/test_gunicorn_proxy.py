@@ -13,7 +13,7 @@ from tests.conftest import new_token
 from tests.live import Gunicorn
 from tests.live import send
 
-pytestmark = pytest.mark.drill
+pytestmark = [pytest.mark.drill, pytest.mark.once]  # proxy headers: the same on any database
 
 FORWARDED = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "scores.example"}
 LIMIT = 3

@@ -1,7 +1,8 @@
 """Make or drop a throw-away PostgreSQL database for one test run.
 
 ``create`` prints the new database's URL, or nothing (exit 0) when no server answers, so that
-``make test`` can say PostgreSQL was skipped. ``drop URL`` removes it again.
+``make test`` can say PostgreSQL was skipped. ``drop URL`` removes it again, and the databases
+the test workers made beside it (``<name>_gw0`` ..., see tests/conftest.py) if any was left.
 The server is PG_ADMIN_URL (default: postgres@127.0.0.1:5432, trust auth).
 """
 
@@ -40,7 +41,11 @@ def drop(url: str) -> int:
         print(f"refusing to drop {name}: not a test database", file=sys.stderr)
         return 1
     with connect() as connection:
-        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        workers = connection.execute(
+            "SELECT datname FROM pg_database WHERE datname LIKE %s", (f"{name}\\_gw%",)
+        ).fetchall()
+        for (each,) in [(name,), *workers]:
+            connection.execute(f'DROP DATABASE IF EXISTS "{each}" WITH (FORCE)')
     return 0
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import add_players
-from tests.e2e.conftest import sign_up
+from tests.browser import add_players
+from tests.browser import sign_up
 
 
 def test_sign_up_and_build_a_roster_on_a_phone(phone):

@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.i18n import LANGUAGES
-from tests.e2e.conftest import PHONE
-from tests.e2e.conftest import screenshot
+from tests.browser import PHONE
+from tests.browser import screenshot
 from tests.test_languages_flows import said
 from tests.test_languages_flows import written
 

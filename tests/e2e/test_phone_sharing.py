@@ -6,9 +6,9 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import PHONE
-from tests.e2e.conftest import add_players
-from tests.e2e.conftest import sign_up
+from tests.browser import PHONE
+from tests.browser import add_players
+from tests.browser import sign_up
 
 
 def test_the_viewer_sees_each_hand_within_seconds(phone, browser, live_server):

@@ -1,11 +1,13 @@
 """Every word a game's Python shows a person is marked for translation.
 
-A static check reads each game module listed below: any text with a space in it (a phrase or
-a sentence) must be an argument of ``_``, ``N_``, ``ngettext`` or ``lazy_ngettext``, apart
-from docstrings, the API schema's ``description=`` (the schema stays in English) and
-programming errors (``ValueError``). A runtime check then speaks a made-up language in which
-every translated text is bracketed, and looks at what each game says: labels, choices,
-descriptions, refusals (from the rules and the form readers) and notices.
+A static check reads every module of every game folder (``scorekeeper/games/*/``, found by
+itself, so a new game is checked without a line here) and the shared readers: any text with
+a space in it (a phrase or a sentence) must be an argument of ``_``, ``N_``, ``ngettext``
+or ``lazy_ngettext``, apart from docstrings, the API schema's ``description=`` (the schema
+stays in English) and programming errors (``ValueError``). A runtime check then speaks a
+made-up language in which every translated text is bracketed, and looks at what each game
+says: labels, choices, descriptions, refusals (from the rules and the form readers) and
+notices.
 """
 
 from __future__ import annotations
@@ -16,29 +18,20 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.errors import Refusal
+from scorekeeper.games import GAMES as REGISTRY
 from scorekeeper.games import i18n
 from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
-from scorekeeper.games.hearts.rules import RULES as HEARTS
 from scorekeeper.games.oklahoma_gin import form as gin_form
 from scorekeeper.games.oklahoma_gin.rules import RULES as GIN
 from scorekeeper.games.pitch import form as pitch_form
 from scorekeeper.games.pitch.rules import RULES as PITCH
-from scorekeeper.games.score_pad.rules import RULES as SCORE_PAD
 from scorekeeper.games.spades.rules import RULES as SPADES
 from scorekeeper.games.wizard.rules import RULES as WIZARD
 
 GAMES = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
-#: The game modules whose words are all marked (more join as their folders are done).
-MODULES = (
-    [
-        f"{game}/{module}.py"
-        for game in ("pitch", "oklahoma_gin")
-        for module in ("__init__", "rules", "form", "schema")
-    ]
-    + [f"{game}/rules.py" for game in ("wizard", "spades", "hearts", "score_pad")]
-    + ["readers.py"]
-)
+#: Every module of every game folder (and of a family folder beside them), and the readers.
+MODULES = sorted(str(path.relative_to(GAMES)) for path in GAMES.glob("*/**/*.py")) + ["readers.py"]
 MARKERS = {"_", "N_", "ngettext", "lazy_ngettext"}
 
 
@@ -108,12 +101,14 @@ def _last_value(spec):
     """An option's value that turns it on as far as it goes."""
     if spec.kind == "bool":
         return True
+    if spec.kind == "list":
+        return [1, 2, 1]
     if spec.choices:
         return spec.choices[-1]
     return "Yahtzee" if spec.kind == "text" else spec.minimum
 
 
-@pytest.mark.parametrize("rules", [PITCH, GIN, WIZARD, SPADES, HEARTS, SCORE_PAD])
+@pytest.mark.parametrize("rules", [pytest.param(REGISTRY[key].rules, id=key) for key in REGISTRY])
 def test_labels_choices_facts_and_descriptions_are_translated(bracketed, rules):
     assert_marked(rules.title)
     assert_marked(rules.hand_word)
@@ -314,3 +309,11 @@ def test_a_refusal_that_names_its_hand_gets_no_second_hand_in_any_language(brack
     # A message that does not name its hand gets the game's whole sentence around it.
     other = RuleError("bid_out_of_range", i18n._("Enter a bid for Ann."), "bids.Ann", hand=2)
     assert Refusal.from_rule(other, WIZARD).message == "⟦Round 2: ⟦Enter a bid for Ann.⟧⟧"
+
+
+def test_the_check_reads_every_game_folder():
+    read = {module.split("/")[0] for module in MODULES}
+    assert set(REGISTRY) <= read
+    assert {"rules.py", "form.py"} <= {
+        m.split("/")[-1] for m in MODULES if m.startswith("oh_hell/")
+    }

@@ -9,10 +9,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import add_players
-from tests.e2e.conftest import in_view
-from tests.e2e.conftest import screenshot
-from tests.e2e.conftest import sign_up
+from tests.browser import add_players
+from tests.browser import in_view
+from tests.browser import screenshot
+from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 SEVEN = ["Ann", "Ben", "Cyrus", "Dee", "Eve", "Fay", "Gus"]

@@ -1,7 +1,12 @@
 """Browser tests: Playwright drives Debian's Chromium at phone size against a live server.
 
+The fixtures and helpers of every browser test (tests/e2e/ and each game's folder under
+tests/games/), registered for the whole suite by ``pytest_plugins`` in tests/conftest.py. A
+test that uses the ``browser`` fixture is marked ``browser`` there.
+
 They are skipped, saying why, where Chromium or Playwright is missing. No browser is ever
-downloaded: CHROMIUM (default /usr/bin/chromium) names the one to use.
+downloaded: CHROMIUM (default /usr/bin/chromium) names the one to use. Chromium is launched
+once per session (once per worker with ``-n``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 #: The phones the pages must fit: a common one, and a small one.
 PHONE = {"width": 390, "height": 844}
 SMALL_PHONE = {"width": 360, "height": 740}
-SCREENS = Path(__file__).parent / "screens"
+E2E = Path(__file__).parent / "e2e"
+SCREENS = E2E / "screens"
 LAUNCH_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -26,12 +32,6 @@ LAUNCH_ARGS = [
     "--disable-component-update",
     "--disable-dev-shm-usage",
 ]
-
-
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "/e2e/" in str(item.fspath):
-            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture(scope="session")
@@ -153,7 +153,7 @@ def add_players(page, *names: str):
         page.get_by_text(f"{name} added.").wait_for()
 
 
-AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
+AXE = E2E / "node_modules" / "axe-core" / "axe.min.js"
 
 
 def accessibility_problems(page) -> list[str]:

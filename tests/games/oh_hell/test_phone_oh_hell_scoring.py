@@ -9,9 +9,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import add_players
-from tests.e2e.conftest import screenshot
-from tests.e2e.conftest import sign_up
+from tests.browser import add_players
+from tests.browser import screenshot
+from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 NEW_GAME = "/games/new?game=oh_hell"
@@ -121,7 +121,7 @@ def test_the_steppers_and_typing_change_the_worked_example(phone):
 
 @pytest.mark.parametrize("size", [(390, 844), (360, 740)], ids=["390x844", "360x740"])
 def test_the_worked_example_in_bengali_digits(browser, live_server, size):
-    from tests.e2e.conftest import _phone_page
+    from tests.browser import _phone_page
 
     width, height = size
     pages = _phone_page(browser, live_server, {"width": width, "height": height})
