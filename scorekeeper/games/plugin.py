@@ -31,16 +31,10 @@ from typing import Any
 from scorekeeper.games.base import GameRules
 
 
-@dataclass(frozen=True)
-class GameFamily:
-    """A folder that games share (templates, scripts): ``games/bidding/``."""
+class Folder:
+    """What a game's or a family's ``folder`` holds: its templates and static files."""
 
-    key: str
     folder: Path
-
-    @classmethod
-    def from_folder(cls, init_file: str, key: str) -> GameFamily:
-        return cls(key=key, folder=Path(init_file).resolve().parent)
 
     @property
     def template_folder(self) -> Path:
@@ -55,7 +49,19 @@ class GameFamily:
 
 
 @dataclass(frozen=True)
-class GamePlugin:
+class GameFamily(Folder):
+    """A folder that games share (templates, scripts): ``games/bidding/``."""
+
+    key: str
+    folder: Path
+
+    @classmethod
+    def from_folder(cls, init_file: str, key: str) -> GameFamily:
+        return cls(key=key, folder=Path(init_file).resolve().parent)
+
+
+@dataclass(frozen=True)
+class GamePlugin(Folder):
     """One registered game: its rules, its form reader and its folder."""
 
     rules: GameRules
@@ -81,20 +87,9 @@ class GamePlugin:
         """The name of one game of this kind, by its options (see ``GameRules.game_title``)."""
         return self.rules.game_title(options or {})
 
-    @property
-    def template_folder(self) -> Path:
-        return self.folder / "templates"
-
-    @property
-    def static_folder(self) -> Path:
-        return self.folder / "static"
-
     def template(self, name: str) -> str:
         """The name a page renders this game's template ``name`` by."""
         return f"games/{self.key}/{name}"
-
-    def has_static(self, filename: str) -> bool:
-        return (self.static_folder / filename).is_file()
 
     def read_hand(self, form: Any, players: list[str], phase: str) -> dict:
         """The entry for the rules: ``phase`` says which part of the hand the form holds."""

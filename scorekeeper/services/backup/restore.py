@@ -85,26 +85,8 @@ def write(plan: Plan, account: Account) -> dict[str, int]:
     """
     batch = BATCH
     session = db.session
-    player_ids = dict(
-        zip(
-            plan.players,
-            _insert_returning(
-                Player.__table__,
-                [{"account_id": account.id, **values} for values in plan.players.values()],
-            ),
-            strict=True,
-        )
-    )
-    night_ids = dict(
-        zip(
-            plan.nights,
-            _insert_returning(
-                Night.__table__,
-                [{"account_id": account.id, **values} for values in plan.nights.values()],
-            ),
-            strict=True,
-        )
-    )
+    player_ids = _insert_owned(Player.__table__, plan.players, account)
+    night_ids = _insert_owned(Night.__table__, plan.nights, account)
     if plan.rule_sets:
         session.execute(
             sa.insert(RuleSet.__table__),
@@ -171,6 +153,12 @@ def write(plan: Plan, account: Account) -> dict[str, int]:
         "games": len(plan.games),
         "hands": hand_count,
     }
+
+
+def _insert_owned(table: sa.Table, planned: dict[int, dict], account: Account) -> dict[int, int]:
+    """Insert the account's rows planned under their document ids: {document id: new id}."""
+    rows = [{"account_id": account.id, **values} for values in planned.values()]
+    return dict(zip(planned, _insert_returning(table, rows), strict=True))
 
 
 def _insert_returning(table: sa.Table, rows: list[dict]) -> list[int]:
