@@ -24,11 +24,14 @@ from tests.replay_check import check_database
 pytestmark = pytest.mark.drill
 
 NAMES = ["Ann", "Ben", "Cy"]
-#: Kill cycles, threads sending hands (each with its own games), how long a burst runs
-#: before the kill (seconds, at random between these).
+#: Kill cycles, threads sending hands (each with its own games), how long a burst runs on
+#: (seconds, at random between these) once the server has acknowledged a hand per thread in
+#: that cycle, so a loaded machine (a slow start) still kills mid-burst, never before it.
 CYCLES = 3
 THREADS = 4
-BURST = (0.4, 1.2)
+BURST = (0.1, 0.8)
+#: How long a cycle waits for those first acknowledgements at most.
+WARM_UP = 60
 
 
 @pytest.fixture
@@ -98,6 +101,10 @@ class Table:
             self.cut += 1
 
 
+def acknowledged_so_far(tables: list[Table]) -> int:
+    return sum(len(table.acknowledged) for table in tables)
+
+
 def test_sigkill_mid_burst_loses_no_acknowledged_hand(app, account, server):
     token = new_token(app.test_client())
     headers = {"Authorization": f"Bearer {token}"}
@@ -115,8 +122,12 @@ def test_sigkill_mid_burst_loses_no_acknowledged_hand(app, account, server):
         server.start()
         stop = threading.Event()
         threads = [threading.Thread(target=run, args=(table, stop)) for table in tables]
+        before = acknowledged_so_far(tables)
         for thread in threads:
             thread.start()
+        deadline = time.monotonic() + WARM_UP
+        while acknowledged_so_far(tables) - before < THREADS and time.monotonic() < deadline:
+            time.sleep(0.02)
         time.sleep(chance.uniform(*BURST))
         server.kill()  # mid-burst: requests are in flight
         stop.set()
