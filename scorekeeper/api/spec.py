@@ -185,9 +185,14 @@ def answers(*errors: int, **success: Any) -> Response:
 
 def check_json_body() -> None:
     """Before spectree reads a body: it must be JSON (spectree would read a body that is
-    not, or no body at all, as an empty object)."""
-    if not request.get_data(cache=True) or request.get_json(silent=True) is None:
+    not, or no body at all, as an empty object), and a JSON object (spectree would read
+    ``false`` or ``[]`` as an empty one too): every body this API takes is an object."""
+    raw = request.get_data(cache=True)
+    value = request.get_json(silent=True)
+    if not raw or (value is None and raw.strip() != b"null"):
         raise Refusal("invalid_json", _("The request body must be JSON."))
+    if not isinstance(value, dict):
+        raise Refusal("wrong_type", _("The request body must be a JSON object."))
 
 
 def declare(
