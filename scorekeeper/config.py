@@ -18,6 +18,8 @@ ENVIRONMENT_SETTINGS = {
     "LOGIN_LOCK_MINUTES": int,
     "LOGIN_ADDRESS_LIMIT": str,
     "REDIS_URL": str,
+    "PUBLIC_URL": str,
+    "TRUSTED_HOSTS": "list",
 }
 
 
@@ -35,6 +37,12 @@ class Defaults:
     SESSION_COOKIE_SECURE = False
     # Trust one proxy's X-Forwarded-* headers (set when running behind nginx or similar).
     PROXY_FIX = False
+    #: The address the phones open (``https://scores.example.org``): the absolute links the
+    #: app writes (a share link, its QR code) are built on it, never on the request's Host
+    #: header. Unset: the request's own address (a server at home, opened by its IP).
+    PUBLIC_URL = None
+    #: The host names the app answers to (Flask's own check: any other Host is a 400).
+    TRUSTED_HOSTS = None
     # Login attempts per username (or, from a known device, per device): this many in this
     # many minutes, then the username waits (a known device does not wait for strangers).
     LOGIN_MAX_FAILURES = 5
@@ -80,6 +88,8 @@ def env_overrides(environ: os._Environ | dict) -> dict:
         raw = environ[key]
         if kind == "bool":
             found[key] = raw.strip().lower() in {"1", "true", "yes", "on"}
+        elif kind == "list":
+            found[key] = [part.strip() for part in raw.split(",") if part.strip()]
         else:
             found[key] = kind(raw)
     return found

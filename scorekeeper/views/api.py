@@ -12,7 +12,6 @@ from flask import current_app
 from flask import g
 from flask import jsonify
 from flask import request
-from flask import url_for
 from pydantic import ValidationError
 
 from scorekeeper.api import schemas as s
@@ -30,6 +29,7 @@ from scorekeeper.services import games
 from scorekeeper.services import players
 from scorekeeper.services import rule_sets
 from scorekeeper.services import sharing
+from scorekeeper.views.common import absolute_url
 from scorekeeper.views.common import bearer_token
 from scorekeeper.views.common import no_store
 from scorekeeper.views.common import page_number
@@ -305,7 +305,7 @@ def close_game(game_id: int):
 def share_game(game_id: int):
     """The absolute link of the game's read-only view (made on first call)."""
     game = sharing.share(games.get_game(g.account, game_id))
-    return s.ShareLink(url=url_for("share.view", token=game.share_token, _external=True)), 201
+    return s.ShareLink(url=absolute_url("share.view", token=game.share_token)), 201
 
 
 @bp.delete("/games/<int:game_id>/share")

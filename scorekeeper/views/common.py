@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 
 from flask import Response
 from flask import abort
+from flask import current_app
 from flask import g
 from flask import request
 from flask import url_for
@@ -30,6 +31,15 @@ def fragment_of(html: str) -> str:
     what a form saved in place replaces."""
     start = html.index("<!--main-->") + len("<!--main-->")
     return html[start : html.index("<!--/main-->")]
+
+
+def absolute_url(endpoint: str, **values) -> str:
+    """A link to give away (a share link, its QR code): on ``PUBLIC_URL`` when it is set, so
+    a forged Host header can never put another site in it; else the request's address."""
+    public = current_app.config.get("PUBLIC_URL")
+    if public:
+        return public.rstrip("/") + url_for(endpoint, **values)
+    return url_for(endpoint, **values, _external=True)
 
 
 def safe_next(target: str | None) -> str:

@@ -9,6 +9,7 @@ from flask import render_template
 from flask import request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import SecurityError
 
 from scorekeeper.api.schemas import Errors
 from scorekeeper.errors import Problem
@@ -63,6 +64,13 @@ def register(app: Flask) -> None:
             if name.lower() != "content-type":
                 response.headers[name] = value
         return response
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(error: SecurityError):
+        # A Host that TRUSTED_HOSTS does not name: no link can be built for it (the error
+        # page's would fail), so the answer is a short text of its own.
+        message = _("This address is not served here.")
+        return app.response_class(message, 400, mimetype="text/plain")
 
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):

@@ -22,6 +22,7 @@ from scorekeeper.forms import ActionForm
 from scorekeeper.games.i18n import _
 from scorekeeper.services import games
 from scorekeeper.services import sharing
+from scorekeeper.views.common import absolute_url
 from scorekeeper.views.games import owned_action
 
 bp = Blueprint("share", __name__)
@@ -31,7 +32,7 @@ VIEW_REVISION = "1"
 
 
 def share_url(game) -> str:
-    return url_for("share.view", token=game.share_token, _external=True)
+    return absolute_url("share.view", token=game.share_token)
 
 
 @bp.get("/games/<int:game_id>/share")
