@@ -26,6 +26,9 @@ NFD_ASA = unicodedata.normalize("NFD", "Åsa")
 HIDDEN = {
     "zero-width space": "An\u200bn",
     "zero-width joiner": "Ann\u200d",
+    "zero-width joiner between letters": "An\u200dn",
+    "zero-width joiner after an emoji": "👩\u200d",
+    "zero-width joiner before an emoji": "Ann\u200d👩",
     "right-to-left override": "\u202eAnn",
     "left-to-right override": "Ann\u202d",
     "left-to-right isolate": "\u2066Ann\u2069",
@@ -67,6 +70,23 @@ def test_clean_line_refuses_hidden_characters(what):
     assert refused.value.code == "name_invalid"
     assert refused.value.field == "name"
     assert "invisible or control character" in refused.value.message
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "👩🏽\u200d🦱",  # woman, medium skin tone, curly hair
+        "👨\u200d👩\u200d👧",  # a family
+        "🏃\u200d♀\ufe0f Dee",  # a woman running, then a name
+        "❤\ufe0f\u200d🔥 Cy",
+    ],
+)
+def test_an_emoji_joined_into_one_picture_is_a_name(name, logged_in, app):
+    """The joiner that makes one picture of several emoji is kept; anywhere else it is
+    refused (above)."""
+    assert clean_line(name, "A name", "name", 40) == name
+    logged_in.post("/players/", data={"name": name})
+    assert name in names(app)
 
 
 def test_clean_line_names_the_character_it_refuses():

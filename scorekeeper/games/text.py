@@ -57,8 +57,37 @@ def _describe(char: str) -> str:
     return f"U+{code:04X} {name}"
 
 
+#: The zero-width joiner: refused, except between two emoji, where it makes one picture of
+#: them (👩🏽‍🦱, 👨‍👩‍👧, 🏃‍♀️).
+ZWJ = "\u200d"
+
+
+def _is_emoji_part(char: str) -> bool:
+    """A picture (a symbol, category So) or what modifies one: a skin tone, a variation
+    selector."""
+    code = ord(char)
+    return (
+        unicodedata.category(char) == "So"
+        or 0x1F3FB <= code <= 0x1F3FF
+        or (_is_variation_selector(code))
+    )
+
+
+def _joins_emoji(text: str, index: int) -> bool:
+    """Whether the joiner at ``index`` stands between two emoji."""
+    before, after = text[index - 1 : index], text[index + 1 : index + 2]
+    return (
+        bool(before)
+        and bool(after)
+        and _is_emoji_part(before)
+        and unicodedata.category(after) == "So"
+    )
+
+
 def _check_characters(text: str, what: str, field: str | None, code: str) -> None:
-    for char in text:
+    for index, char in enumerate(text):
+        if char == ZWJ and _joins_emoji(text, index):
+            continue
         if _refused(char):
             raise RuleError(
                 code,
