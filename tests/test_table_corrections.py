@@ -137,3 +137,33 @@ def test_undo_without_javascript_asks_on_its_own_page(app, table, api):
     assert ask.status_code == 200 and "Undo hand 1?" in ask.text
     table.post(f"/games/{game}/hands/1/undo")
     assert api.get(f"/games/{game}").get_json()["hands"] == []
+
+
+def test_the_table_offers_no_archived_player_but_keeps_one_who_sits_there(app, table, api):
+    """Dee is archived (she no longer comes): the correction does not offer her, and a seat
+    given to her anyway is refused; Ben, archived after he played, still has his seat."""
+    game = game_id(start_game(table, app, "oh_hell", {"Ann": 1, "Ben": 2, "Cy": 3}))
+    ids = roster_ids(app)
+    table.post(f"/players/{ids['Dee']}/archive")
+    table.post(f"/players/{ids['Ben']}/archive")
+    page = table.get(f"/games/{game}/table").text
+    assert f'value="{ids["Dee"]}"' not in page
+    assert f'value="{ids["Ben"]}"' in page
+    answer = table.post(
+        f"/games/{game}/table",
+        data={"seat-0": ids["Ann"], "seat-1": ids["Dee"], "seat-2": ids["Cy"], "first_dealer": "0"},
+    )
+    assert answer.status_code == 422
+    assert "Choose a player for every seat." in answer.text
+    assert api.get(f"/games/{game}").get_json()["players"] == ["Ann", "Ben", "Cy"]
+
+
+def test_the_game_page_downloads_its_csv_once_a_hand_is_in(app, table, api):
+    game = game_id(start_game(table, app, "oh_hell", {"Ann": 1, "Ben": 2, "Cy": 3}))
+    link = f'href="/games/{game}/sheet.csv" download'
+    assert link not in table.get(f"/games/{game}").text  # nothing to download yet
+    api.post(f"/games/{game}/hands", {**HAND, "number": 1})
+    page = table.get(f"/games/{game}").text
+    assert link in page
+    sheet = table.get(f"/games/{game}/sheet.csv")
+    assert sheet.status_code == 200 and sheet.mimetype == "text/csv"

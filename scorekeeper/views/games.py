@@ -401,7 +401,13 @@ def close(game_id: int):
 def table(game_id: int):
     """Correct the table after the start: who sat in each seat, who dealt first."""
     game = games.get_game(current_user, game_id)
-    roster_now = roster.roster(current_user)
+    # Who may sit: the active players, and whoever sits in the game now (archived since).
+    seated = {seat.player_id for seat in game.seats}
+    roster_now = [
+        player
+        for player in roster.roster(current_user)
+        if not player.archived or player.id in seated
+    ]
     refusal = None
     if request.method == "POST":
         check_action()
