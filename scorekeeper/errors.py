@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the rules import nothing of the app, and this module nothing of them
+from scorekeeper.games.errors import RuleError
+
+if TYPE_CHECKING:  # the rules import nothing of the app
     from scorekeeper.games.base import GameRules
-    from scorekeeper.games.base import RuleError
 
 #: HTTP status for each error code that is not a plain 422 "against the rules".
 STATUS_BY_CODE = {
@@ -88,3 +91,14 @@ class NotFound(Refusal):
         from scorekeeper.games.i18n import _
 
         super().__init__("not_found", message or _("That was not found."))
+
+
+@contextmanager
+def as_refusal(rules: GameRules | None = None) -> Iterator[None]:
+    """The app's edge of the rules floor: a ``RuleError`` raised by the rules (or a game's
+    form reader) inside becomes the app's ``Refusal``, every problem kept, each message
+    naming its hand in the words of ``rules`` (see ``Refusal.from_rule``)."""
+    try:
+        yield
+    except RuleError as error:
+        raise Refusal.from_rule(error, rules) from None

@@ -14,8 +14,8 @@ refuse as the app does (a ``Refusal``, with the same code, message and field).
 from __future__ import annotations
 
 from scorekeeper.errors import Refusal
+from scorekeeper.errors import as_refusal
 from scorekeeper.games import text as rules_text
-from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
 from scorekeeper.games.text import sort_key
 from scorekeeper.games.text import text_key
@@ -24,18 +24,14 @@ __all__ = ["clean_line", "clean_lines", "normalize_line", "sort_key", "text_key"
 
 
 def _normal(value: object, what: str, field: str | None, code: str) -> str:
-    try:
+    with as_refusal():
         return rules_text.normal_form(value, what, field, code)
-    except RuleError as error:
-        raise Refusal.from_rule(error) from None
 
 
 def normalize_line(value: object, what: str, field: str | None, code: str = "name_invalid") -> str:
     """One line of text in NFKC form, spaces collapsed, refused characters refused; any length."""
-    try:
+    with as_refusal():
         return rules_text.normalize_line(value, what, field, code)
-    except RuleError as error:
-        raise Refusal.from_rule(error) from None
 
 
 def clean_line(

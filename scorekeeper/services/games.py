@@ -26,6 +26,7 @@ from scorekeeper.api.schemas import game_models
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
+from scorekeeper.errors import as_refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
 from scorekeeper.games import GamePlugin
@@ -84,10 +85,8 @@ def entries_of(game: Game, setup: Setup) -> list[dict]:
 
 
 def _replay(plugin: GamePlugin, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
-    try:
+    with as_refusal(plugin.rules):
         return plugin.rules.play(setup, entries)
-    except RuleError as error:
-        raise Refusal.from_rule(error, plugin.rules) from None
 
 
 def _replay_game(game: Game, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
@@ -524,10 +523,8 @@ def close(game: Game) -> Played:
         commit()
         return result
     _check_open(game)
-    try:
+    with as_refusal(result.rules):
         state = result.rules.close(result.setup, result.state)
-    except RuleError as error:
-        raise Refusal.from_rule(error, result.rules) from None
     if not state.finished:
         raise Refusal("not_finished", _("This game is not finished yet."))
     return _save(game, result.setup, state, len(game.hands) + 1)

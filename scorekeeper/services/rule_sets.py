@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from scorekeeper.api.schemas import RuleSetOut
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
+from scorekeeper.errors import as_refusal
 from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
-from scorekeeper.games import RuleError
 from scorekeeper.games.i18n import _
 from scorekeeper.models import Account
 from scorekeeper.models import RuleSet
@@ -56,11 +56,9 @@ def save_rule_set(account: Account, kind: object, name: object, options: object)
     if not isinstance(options, Mapping):
         raise Refusal("wrong_type", _("Options must be an object of option values."), "options")
     rules = GAMES[kind].rules
-    try:
+    with as_refusal():
         # The options are checked as for the biggest table (whose ranges are the widest).
         rules.resolve_options(options, rules.min_players)
-    except RuleError as error:
-        raise Refusal.from_rule(error) from None
     key = text_key(name)
     held = db.session.scalar(
         sa.select(RuleSet).where(

@@ -18,10 +18,10 @@ from flask_login import login_required
 from werkzeug.datastructures import MultiDict
 
 from scorekeeper.errors import Refusal
+from scorekeeper.errors import as_refusal
 from scorekeeper.forms import ActionForm
 from scorekeeper.games import GAMES
 from scorekeeper.games import entry_form
-from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
 from scorekeeper.services import games
 from scorekeeper.services import nights
@@ -272,21 +272,17 @@ def show(game_id: int):
 
 
 def _hand_number() -> int | None:
-    try:
+    with as_refusal():
         return entry_form.whole_or_none(
             request.form.get("number"), _("The hand number must be a whole number."), "number"
         )
-    except RuleError as error:
-        raise Refusal.from_rule(error) from None
 
 
 def _read_hand(game, phase: str) -> dict:
     """The game's form reader on this request's form; what it refuses, refused as the app
     refuses (the same codes, messages and fields)."""
-    try:
+    with as_refusal():
         return game.plugin.read_hand(request.form, game.players, phase)
-    except RuleError as error:
-        raise Refusal.from_rule(error) from None
 
 
 @bp.post("/<int:game_id>/hands")
@@ -326,8 +322,9 @@ def _refused(game, refusal: Refusal, phase: str):
     """Show the game again with the message and everything that was typed.
 
     A refusal by the rules or the form reader changed nothing: the game loaded for the save
-    is shown as it stands (one load and one replay per request). Only after a concurrent
-    change (another phone got there first) is the game read again."""
+    is shown as it stands, without reading it again (the page's replay is the one besides
+    the refused attempt's). Only after a concurrent change (another phone got there first)
+    is the game read again."""
     if refusal.code in ("not_next_hand", "conflict", "not_found"):
         flash(refusal.message, "warning")
         if wants_fragment():
