@@ -83,16 +83,6 @@ def page_number() -> int:
     return int(raw)
 
 
-def json_body() -> dict:
-    """The request's JSON object, or a 400 refusal."""
-    data = request.get_json(silent=True)
-    if data is None:
-        raise Refusal("invalid_json", _("The request body must be JSON."))
-    if not isinstance(data, dict):
-        raise Refusal("wrong_type", _("The request body must be a JSON object."))
-    return data
-
-
 def bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     scheme, _, token = header.partition(" ")
