@@ -384,6 +384,63 @@ def test_every_message_is_translated(language, pseudo_translations):
     assert not fuzzy, f"{len(fuzzy)} fuzzy in {language}"
 
 
+# A translation may equal its English source only for these (reviewed) messages: proper names
+# kept in every language, and the card-table terms a language's glossary keeps as names. A
+# message of placeholders and signs only ("%(what)s: %(problem)s") needs no entry.
+SAME_AS_ENGLISH = {
+    "*": {
+        "Scorekeeper",
+        "Oh Hell",
+        "Auction Pitch",
+        "Oklahoma Gin",
+        "Nomination Whist",
+        "Wizard",
+        "Wizard %(suit)s",
+        "Hollywood",
+    },
+    # su/GLOSSARY.md: Pitch's four points, the pitcher, smudge and gin stay names; "target" and
+    # "total" are the words Sundanese players use.
+    "su": {"High", "Low", "Jack", "Game", "Pitcher", "Gin", "Smudge", "smudge ★", "Target", "total"},
+}
+PLACEHOLDER = re.compile(r"%\(\w+\)s")
+
+
+def left_in_english(catalog, language: str) -> list[str]:
+    """The messages of a catalog whose translation is still its English source."""
+    reviewed = SAME_AS_ENGLISH["*"] | SAME_AS_ENGLISH.get(language, set())
+    left = []
+    for message in catalog:
+        if not message.id:
+            continue
+        sources = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        if not any(string in sources for string in strings):
+            continue
+        if sources[0] in reviewed or not re.search(r"[^\W\d_]", PLACEHOLDER.sub("", sources[0])):
+            continue
+        left.append(sources[0])
+    return left
+
+
+@pytest.mark.parametrize("language", ["su", "lo", "bn"])
+def test_no_message_is_left_in_english_unless_reviewed(language):
+    with (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        catalog = read_po(handle, locale=language)
+    left = left_in_english(catalog, language)
+    assert not left, f"{len(left)} {language} messages still in English: {left[:8]}"
+
+
+def test_the_english_leftover_check_finds_one():
+    catalog = Catalog(locale="su")
+    catalog.add("Hook", "Hook")
+    catalog.add("%(num)s bag", "%(num)s bag")
+    catalog.add("%(what)s: %(problem)s", "%(what)s: %(problem)s")
+    catalog.add("Oh Hell", "Oh Hell")
+    catalog.add("Gin", "Gin")
+    assert sorted(left_in_english(catalog, "su")) == ["%(num)s bag", "Hook"]
+    assert sorted(left_in_english(catalog, "lo")) == ["%(num)s bag", "Gin", "Hook"]
+
+
 def test_every_language_has_its_catalog():
     for language in set(LANGUAGES) - {"en"}:
         assert (TRANSLATIONS / language / "LC_MESSAGES" / "messages.po").is_file()
