@@ -400,7 +400,18 @@ SAME_AS_ENGLISH = {
     },
     # su/GLOSSARY.md: Pitch's four points, the pitcher, smudge and gin stay names; "target" and
     # "total" are the words Sundanese players use.
-    "su": {"High", "Low", "Jack", "Game", "Pitcher", "Gin", "Smudge", "smudge ★", "Target", "total"},
+    "su": {
+        "High",
+        "Low",
+        "Jack",
+        "Game",
+        "Pitcher",
+        "Gin",
+        "Smudge",
+        "smudge ★",
+        "Target",
+        "total",
+    },
 }
 PLACEHOLDER = re.compile(r"%\(\w+\)s")
 
