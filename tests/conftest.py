@@ -85,6 +85,18 @@ def worker_database(url: str, worker: str):
         engine.dispose()
 
 
+def fast_commits(uri: str) -> None:
+    """A test database answers a commit before its WAL is on disk (``synchronous_commit``
+    off, for every later connection, the app's and a served subprocess's alike): 1 ms a
+    commit instead of 5 here. Nothing a test sees changes: only a crash of PostgreSQL itself
+    could lose the last commits, and a test database is dropped anyway."""
+    url = sa.engine.make_url(uri)
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        connection.execute(sa.text(f'ALTER DATABASE "{url.database}" SET synchronous_commit = off'))
+    engine.dispose()
+
+
 @pytest.fixture(scope="session")
 def database(tmp_path_factory):
     """The URI of the test database, upgraded to the newest migration once per run (once per
@@ -96,6 +108,8 @@ def database(tmp_path_factory):
         if url and url.startswith("postgresql") and worker:
             url = stack.enter_context(worker_database(url, worker))
         uri = database_uri(url, str(instance))
+        if uri.startswith("postgresql"):
+            fast_commits(uri)
         os.environ["INSTANCE_PATH"] = str(instance)
         app = create_app(settings_for(uri, str(instance)))
         with app.app_context():
@@ -128,14 +142,20 @@ def empty_database(database, tmp_path):
     engine.dispose()
 
 
+#: Every sequence of the current schema back to 1 (as TRUNCATE ... RESTART IDENTITY would).
+RESTART_SEQUENCES = sa.text(
+    "SELECT setval(c.oid, 1, false) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+    " WHERE c.relkind = 'S' AND n.nspname = current_schema()"
+)
+
+
 def empty_tables() -> None:
-    tables = db.metadata.sorted_tables
+    """Every table emptied, children first; on PostgreSQL the ids start at 1 again. (DELETE,
+    not TRUNCATE: on tables this small TRUNCATE costs 250-350 ms a test, DELETE 10.)"""
+    for table in reversed(db.metadata.sorted_tables):
+        db.session.execute(table.delete())
     if db.engine.dialect.name == "postgresql":
-        names = ", ".join(table.name for table in tables)
-        db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-    else:
-        for table in reversed(tables):
-            db.session.execute(table.delete())
+        db.session.execute(RESTART_SEQUENCES)
     db.session.commit()
 
 
