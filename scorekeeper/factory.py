@@ -105,11 +105,11 @@ def register_extensions(app: Flask) -> None:
     login_manager.login_message_category = "info"
     login_manager.session_protection = "basic"
 
-    from scorekeeper.models import Account
+    from scorekeeper.services import sessions
 
-    @login_manager.user_loader
-    def load_account(account_id: str):
-        return db.session.get(Account, int(account_id)) if account_id.isdigit() else None
+    # The cookies carry a login's token (Account.get_id), not the account's id: a login that
+    # ended (logged out, ended from another device, a password change) loads no one.
+    login_manager.user_loader(sessions.load)
 
 
 def register_blueprints(app: Flask) -> None:

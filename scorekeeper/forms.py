@@ -42,6 +42,22 @@ class LoginForm(FlaskForm):
     submit = SubmitField(lazy_gettext("Log in"))
 
 
+class PasswordForm(FlaskForm):
+    """A new password: the current one, the new one twice. None of them is ever shown again
+    (a refused form comes back with the three fields empty)."""
+
+    current = PasswordField(
+        lazy_gettext("Current password"), render_kw={"autocomplete": "current-password"}
+    )
+    password = PasswordField(
+        lazy_gettext("New password"), render_kw={"autocomplete": "new-password"}
+    )
+    confirm = PasswordField(
+        lazy_gettext("New password again"), render_kw={"autocomplete": "new-password"}
+    )
+    submit = SubmitField(lazy_gettext("Change password"))
+
+
 class PlayerForm(FlaskForm):
     name = StringField(lazy_gettext("Name"), render_kw={"autocomplete": "off", "maxlength": 40})
     submit = SubmitField(lazy_gettext("Add player"))

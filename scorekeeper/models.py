@@ -55,6 +55,19 @@ class Account(UserMixin, db.Model):
         """Whoever writes the key, it is stored in text_key's form."""
         return text_key(key)
 
+    #: The login this request belongs to (set by scorekeeper.services.sessions when the
+    #: account logs in or is loaded for a request), and its token. Not columns.
+    login = None
+    login_token = None
+
+    def get_id(self) -> str:
+        """Flask-Login's id, the one the session and remember-me cookies carry: the token of
+        this login (a ``LoginSession``), never the account's id, so a cookie is worth
+        something only while its login lasts (Flask-Login's "alternative tokens")."""
+        if self.login_token is None:
+            raise LookupError("log an account in through scorekeeper.services.sessions.start")
+        return self.login_token
+
     def __repr__(self) -> str:
         return f"<Account {self.username}>"
 
@@ -70,6 +83,27 @@ class ApiToken(db.Model):
     )
     token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+    account: Mapped[Account] = relationship()
+
+
+class LoginSession(db.Model):
+    """One login of one browser, until it logs out (or another device ends it, or a password
+    change does, or it is unused for the remember-me days). The cookies name it by a random
+    token (``Account.get_id``); only the token's SHA-256 is kept. ``browser`` and ``system``
+    are product names read from the User-Agent at login ("Firefox", "Android"; "" unknown)."""
+
+    __tablename__ = "login_session"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
+    )
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    browser: Mapped[str] = mapped_column(sa.String(40), default="")
+    system: Mapped[str] = mapped_column(sa.String(40), default="")
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    last_seen_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
     account: Mapped[Account] = relationship()
 

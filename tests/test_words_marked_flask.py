@@ -38,6 +38,8 @@ TECHNICAL = {
         "INSERT INTO hand_result (",
     },
     "services/results.py": {"INSERT INTO player_stat"},
+    # User-Agent patterns and the product names they stand for (a browser's own name).
+    "services/sessions.py": {"Samsung Internet", r"\bMac OS X\b"},
     "views/common.py": {'Bearer realm="scorekeeper"'},
     "views/errors.py": {"database is locked"},
     "views/helpers.py": {'<link rel="stylesheet" href="{}">', '<script src="{}" defer></script>'},

@@ -1,4 +1,5 @@
-"""Accounts, passwords, login throttling, known devices and API tokens."""
+"""Accounts, passwords, login throttling, known devices and API tokens (the logins of each
+browser are in ``sessions``)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from werkzeug.security import check_password_hash
 from werkzeug.security import generate_password_hash
 
 from scorekeeper import throttle
+from scorekeeper.errors import Problem
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games.i18n import _
@@ -22,6 +24,7 @@ from scorekeeper.games.i18n import ngettext
 from scorekeeper.i18n import duration
 from scorekeeper.models import Account
 from scorekeeper.models import ApiToken
+from scorekeeper.services import sessions
 from scorekeeper.text import normalize_line
 from scorekeeper.text import text_key
 
@@ -185,6 +188,38 @@ def authenticate(username: object, password: object, known_device: str | None = 
         raise Refusal("unauthorized", _(_("Wrong username or password.")))
     throttle.clear_login(bucket, ident)
     return account
+
+
+def change_password(account: Account, current: object, new: object, again: object) -> None:
+    """A new password, given the current one: every other login and every API token ends
+    (``sessions.end_others``), this one stays. Wrong guesses of the current password are
+    counted per account, as logins are per username (``LOGIN_MAX_FAILURES``), in a count of
+    their own: a stranger holding a stolen session cannot guess on, nor lock the login out."""
+    problems = []
+    try:
+        check_password(new)
+    except Refusal as refusal:
+        problems += refusal.problems
+    else:
+        if again != new:
+            problems.append(Problem("password_invalid", _("The two passwords differ."), "confirm"))
+    ident = _bucket_id(str(account.id))
+    db.session.commit()  # end the read before counting (see ``authenticate``)
+    wait = throttle.hit_login("password", ident)
+    if wait is not None:
+        raise throttle.TooManyAttempts(
+            _("Too many wrong passwords. Try again in %(wait)s.", wait=duration(wait)), wait
+        )
+    if not isinstance(current, str) or not check_password_hash(account.password_hash, current):
+        problems.insert(
+            0, Problem("wrong_password", _("That is not your current password."), "current")
+        )
+    else:
+        throttle.clear_login("password", ident)
+    if problems:
+        raise Refusal.of(problems)
+    account.password_hash = _hash_password(new)
+    sessions.end_others(account)
 
 
 # Known devices: a signed cookie a successful login leaves in the browser ----------------------

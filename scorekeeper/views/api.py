@@ -72,7 +72,9 @@ def create_account():
 @bp.post("/tokens")
 @declare(resp=answers(401, 429, HTTP_201=s.Token), security=BASIC)
 def create_token():
-    """Exchange HTTP Basic credentials for a bearer token."""
+    """Exchange HTTP Basic credentials for a bearer token. It lasts until it is revoked, the
+    account's password is changed, or "Log out all other devices" is used on the account
+    page (then 401)."""
     auth = request.authorization
     if auth is None or auth.type != "basic":
         raise Refusal("unauthorized", _("Send your username and password with HTTP Basic auth."))

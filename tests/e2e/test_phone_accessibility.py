@@ -48,6 +48,7 @@ def test_the_main_pages_have_no_serious_accessibility_problem(axe_phone):
         "/stats/",
         f"/games/{oh_hell}/share",
         "/backup",
+        "/account",
     ]
     found = {}
     for scheme in ("light", "dark"):
