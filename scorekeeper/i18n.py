@@ -97,6 +97,13 @@ def _digit_table(code: str) -> dict[int, int] | None:
     return str.maketrans("0123456789", digits) if digits else None
 
 
+def ascii_digits(text: str) -> str:
+    """What the reader typed with the digits of their language (০-৯ in Bengali) in 0-9; any
+    other digit (², ①) is left as it is, for the check to refuse."""
+    digits = digits_of(locale_code())
+    return text.translate(str.maketrans(digits, "0123456789")) if digits else text
+
+
 def _native_digits(text: str, code: str) -> str:
     table = _digit_table(code)
     return text.translate(table) if table else text

@@ -193,6 +193,22 @@ def number(value: Any) -> str:
     return _number(value)
 
 
+class Numbers(str):
+    """Whole numbers separated by commas ("7, 7, 7"), an example of what to type: shown in
+    the reader's digits; its value (comparing, hashing) is the English."""
+
+    def __new__(cls, *values: int) -> Numbers:
+        made = super().__new__(cls, ", ".join(str(value) for value in values))
+        made.values = values
+        return made
+
+    def __getnewargs__(self):
+        return self.values
+
+    def __str__(self) -> str:
+        return ", ".join(_number(value) for value in self.values)
+
+
 def english(text: str) -> str:
     """A plain ``str`` of the English of ``text`` (a lazy text or not): for documents that stay
     in English, such as the API's schema."""

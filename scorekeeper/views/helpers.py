@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from functools import cache
 from pathlib import Path
 
@@ -68,6 +69,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["asset_url"] = asset_url
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
     app.jinja_env.filters["signed"] = signed
+    app.jinja_env.filters["words"] = words_attribute
     app.jinja_env.filters["ranked"] = ranked
     app.jinja_env.filters["last_points"] = last_points
     app.jinja_env.filters["delta"] = delta
@@ -87,6 +89,25 @@ def signed(value: int) -> str:
     """-3 -> "−3", 0 -> "0", 4 -> "4" (a real minus sign reads better in a score sheet), in
     the reader's digits."""
     return number(value)
+
+
+def _plain(value):
+    """A text the templates filled in (escaped once as markup) as plain text, in lists and
+    mappings too; anything else as it is."""
+    if isinstance(value, Markup):
+        return value.unescape()
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+def words_attribute(words: dict) -> Markup:
+    """The ``data-words`` attribute of an element a script writes in: the page's words for the
+    script (``static/js/words.js`` reads them), as JSON; each text once escaped, as an
+    attribute's value is (``{{ {'done': _('Done')}|words }}``)."""
+    return Markup(' data-words="{}"').format(json.dumps(_plain(words), ensure_ascii=False))
 
 
 def join_names(names) -> str:

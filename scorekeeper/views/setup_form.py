@@ -16,7 +16,9 @@ from scorekeeper.games import GameRules
 from scorekeeper.games import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import check_option_value
+from scorekeeper.games.i18n import Numbers
 from scorekeeper.games.i18n import _
+from scorekeeper.i18n import ascii_digits
 from scorekeeper.models import Player
 from scorekeeper.views.helpers import join_names
 
@@ -89,19 +91,22 @@ def read_options(form: Mapping[str, str], specs: Sequence[Option]) -> dict[str, 
         elif raw is None or raw.strip() == "":
             continue
         elif spec.kind == "list":
+            # The numbers as the reader writes them (Bengali ৭, ৭, ৭ as 7, 7, 7).
+            raw = ascii_digits(raw)
             parts = [part for part in re.split(r"[\s,;]+", raw.strip()) if part]
             if not all(part.isascii() and part.isdigit() and len(part) <= 4 for part in parts):
                 raise Refusal(
                     "option_value",
                     _(
-                        "%(option)s: whole numbers separated by commas, like 7, 7, 7.",
+                        "%(option)s: whole numbers separated by commas, like %(example)s.",
                         option=spec.label,
+                        example=Numbers(7, 7, 7),
                     ),
                     f"options.{spec.key}",
                 )
             options[spec.key] = [int(part) for part in parts]
         elif spec.kind == "int" or (spec.choices and isinstance(spec.choices[0], int)):
-            raw = raw.strip()
+            raw = ascii_digits(raw.strip())
             digits = raw.removeprefix("-")
             if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
                 raise Refusal(

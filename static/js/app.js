@@ -48,11 +48,12 @@ function inplaceForms() {
     const button = submitter || form.querySelector("[data-save]");
     const body = new FormData(form, submitter && submitter.name ? submitter : undefined);
     const label = button ? button.textContent : "";
+    const words = Words.of(document.body);
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
     if (button) {
       button.setAttribute("aria-busy", "true");
       button.disabled = true;
-      button.textContent = button.dataset.busy || document.body.dataset.saving || "Saving…";
+      button.textContent = words.saving || label;
     }
     const started = performance.now();
     fetch(form.action, { method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin" })
@@ -84,10 +85,10 @@ function inplaceForms() {
         const note = document.createElement("p");
         note.className = "save-failed";
         note.setAttribute("role", "alert");
-        note.textContent = `${document.body.dataset.saveFailed || "Not saved: the connection failed. What you entered is still here."} `;
+        note.textContent = `${words.save_failed || ""} `;
         const retry = document.createElement("button");
         retry.type = "button";
-        retry.textContent = document.body.dataset.retry || "Try again";
+        retry.textContent = words.retry || label;
         retry.addEventListener("click", () => send(form, submitter));
         note.appendChild(retry);
         (form.querySelector(".save-bar") || form).appendChild(note);

@@ -14,7 +14,13 @@
     fetch(window.location.href, { headers, cache: "no-store" })
       .then((response) => {
         if (response.status === 404) {
-          live.innerHTML = "<section class='card'><h1>No longer shared</h1><p>The scorekeeper stopped sharing this game.</p></section>";
+          const words = Words.of(document.body);
+          const card = Object.assign(document.createElement("section"), { className: "card" });
+          card.append(
+            Object.assign(document.createElement("h1"), { textContent: words.gone || "" }),
+            Object.assign(document.createElement("p"), { textContent: words.gone_why || "" }),
+          );
+          live.replaceChildren(card);
           clearInterval(timer);
           return null;
         }

@@ -33,6 +33,7 @@ from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding.words import balance_words
 from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import Numbers
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.i18n import number
@@ -350,9 +351,11 @@ class OhHell(GameRules):
                 maximum=most,
                 help=N_(
                     "With the custom sequence only: the cards of each hand in order, "
-                    "1 to %(hands)s hands of 1 to %(most)s cards (e.g. 7, 7, 7).",
+                    "%(one)s to %(hands)s hands of %(one)s to %(most)s cards (e.g. %(example)s).",
+                    one=1,
                     hands=MAX_CUSTOM_HANDS,
                     most=most,
+                    example=Numbers(7, 7, 7),
                 ),
             ),
             Option(

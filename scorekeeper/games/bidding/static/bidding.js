@@ -4,19 +4,11 @@
 "use strict";
 
 (function () {
-  // The page's words (data-words: whole sentences in the reader's language, with {names}
-  // to fill in) and its digits (Intl writes Bengali digits for a Bengali page). A form
-  // without them keeps the server's words as they are.
-  const digits = new Intl.NumberFormat(document.documentElement.lang || "en", { useGrouping: false });
-  const fill = (text, values) =>
-    text.replace(/\{(\w+)\}/g, (whole, key) =>
-      key in values ? (typeof values[key] === "number" ? digits.format(values[key]) : values[key]) : whole);
+  // The form's words (static/js/words.js; a form without them keeps the server's words).
+  const { fill } = Words;
   const wordsOf = (form) => {
-    try {
-      return form.dataset.words ? JSON.parse(form.dataset.words) : null;
-    } catch (error) {
-      return null;
-    }
+    const words = Words.of(form);
+    return Object.keys(words).length ? words : null;
   };
 
   function checked(form, name) {

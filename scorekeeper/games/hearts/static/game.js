@@ -6,8 +6,9 @@
   function heartsForm(form) {
     const status = form.querySelector("[data-status]");
     const inputs = [...form.querySelectorAll("input[data-points]")];
+    const words = Words.of(form);
     const update = () => {
-      if (!status) return;
+      if (!status || !words.some) return;
       let sum = 0;
       let given = 0;
       let moon = null;
@@ -20,11 +21,11 @@
         if (value === 26) moon = input.closest("[data-player]").dataset.player;
       });
       if (moon !== null && sum === 26) {
-        status.textContent = form.dataset.statusMoon.replace("{name}", moon);
+        status.textContent = Words.fill(words.moon, { name: moon });
       } else if (given) {
-        status.textContent = form.dataset.statusSome.replace("{sum}", String(sum));
+        status.textContent = Words.fill(words.some, { sum });
       } else {
-        status.textContent = form.dataset.statusNone;
+        status.textContent = words.none;
       }
       status.classList.toggle("bad", sum > 26 || (given === inputs.length && sum !== 26));
     };
@@ -38,7 +39,7 @@
         update();
       });
     });
-    if (form.dataset.statusSome) update();
+    update();
   }
 
   function setUp() {

@@ -23,6 +23,8 @@
     const knockChip = form.querySelector('input[name="result"][value="knock"]');
     const names = [...form.querySelectorAll('input[name="knocker"]')].map((input) => input.dataset.name);
     const hasSuit = Boolean(form.querySelector('input[name="upcard_suit"]'));
+    const words = Words.of(form);
+    const { fill } = Words;
 
     const checked = (name) => form.querySelector(`input[name="${name}"]:checked`);
     // A deadwood count: null when blank, NaN when it is not a whole number.
@@ -35,27 +37,31 @@
     // What the round scores, or what is missing or wrong: [text, bad].
     const verdict = (state) => {
       const { rank, limit, onlyGin, doubled, result, knocker, opponent, kd, od } = state;
-      if (rank === null) return [result ? "Tap the upcard: it sets the knock limit." : "Tap the upcard, then how the round ended.", false];
-      const limitText = onlyGin ? "Ace turned up: only gin ends this round" : `Knock with ${limit} or less`;
-      if (spadeDouble && hasSuit && !state.suit) return [`${limitText} · tap the upcard's suit`, false];
-      if (result === null) return [`${limitText} · tap how the round ended`, false];
-      if (result === "draw") return ["Draw: no score, the same dealer deals again.", false];
-      if (!knocker) return [`${limitText} · tap who ${result === "gin" ? "went gin" : "knocked"}`, false];
+      if (rank === null) return [result ? words.tap_upcard : words.tap_upcard_result, false];
+      const limitText = onlyGin ? words.ace : fill(words.limit, { limit });
+      if (spadeDouble && hasSuit && !state.suit) return [fill(words.tap_suit, { limit: limitText }), false];
+      if (result === null) return [fill(words.tap_result, { limit: limitText }), false];
+      if (result === "draw") return [words.draw, false];
+      if (!knocker) return [fill(result === "gin" ? words.tap_gin : words.tap_knocker, { limit: limitText }), false];
       if (Number.isNaN(kd) || Number.isNaN(od) || kd > MAX_DEADWOOD || od > MAX_DEADWOOD) {
-        return [`A deadwood count is a whole number from 0 to ${MAX_DEADWOOD}.`, true];
+        return [fill(words.count, { high: MAX_DEADWOOD }), true];
       }
       if (result === "gin" && kd !== null && kd > 0) {
-        return [`Gin means no deadwood, but ${knocker} has ${kd}. Enter it as a knock instead.`, true];
+        return [fill(words.gin_deadwood, { name: knocker, deadwood: kd }), true];
       }
-      if (result === "knock" && kd === null) return [`Enter ${knocker}'s deadwood.`, false];
-      if (od === null) return [`Enter ${opponent}'s deadwood.`, false];
+      if (result === "knock" && kd === null) return [fill(words.enter, { name: knocker }), false];
+      if (od === null) return [fill(words.enter, { name: opponent }), false];
       const times = doubled ? 2 : 1;
-      const twice = doubled ? " (doubled)" : "";
-      if (result === "gin" || kd === 0) return [`Gin! ${knocker} scores ${(od + ginBonus) * times}${twice}.`, false];
-      if (onlyGin) return ["An ace was turned up: only gin can end this round.", true];
-      if (kd > limit) return [`Knock with ${limit} or less: ${knocker} has ${kd}.`, true];
-      if (kd < od) return [`${knocker} knocked and scores ${(od - kd) * times}${twice}.`, false];
-      return [`${knocker} knocked; ${opponent} undercut: ${opponent} scores ${(undercutBonus + kd - od) * times}${twice}.`, false];
+      if (result === "gin" || kd === 0) {
+        return [fill(doubled ? words.gin_doubled : words.gin, { name: knocker, points: (od + ginBonus) * times }), false];
+      }
+      if (onlyGin) return [words.ace_gin, true];
+      if (kd > limit) return [fill(words.over_limit, { limit, name: knocker, deadwood: kd }), true];
+      if (kd < od) {
+        return [fill(doubled ? words.knock_doubled : words.knock, { name: knocker, points: (od - kd) * times }), false];
+      }
+      const points = (undercutBonus + kd - od) * times;
+      return [fill(doubled ? words.undercut_doubled : words.undercut, { name: knocker, other: opponent, points }), false];
     };
 
     const update = () => {
@@ -68,10 +74,10 @@
 
       limitOut.classList.toggle("set", rank !== null);
       if (rank === null) {
-        limitOut.textContent = "Tap the upcard: it sets the knock limit.";
+        limitOut.textContent = words.tap_upcard;
       } else {
-        limitOut.textContent = (onlyGin ? "Ace turned up: only gin ends this round" : `Knock with ${limit} or less`)
-          + (doubled ? " · ♠ scores double" : "");
+        limitOut.textContent = (onlyGin ? words.ace : fill(words.limit, { limit }))
+          + (doubled ? ` · ${words.doubles}` : "");
       }
 
       // An ace with "ace needs gin": a knock is not possible this round (a knock already
@@ -91,8 +97,8 @@
       const seat = checked("knocker");
       const knocker = seat ? names[Number(seat.value)] : null;
       const opponent = seat ? names[1 - Number(seat.value)] : null;
-      mineLabel.textContent = knocker ? `${knocker}'s deadwood (knocked)` : "Knocker's deadwood";
-      theirsLabel.textContent = opponent ? `${opponent}'s deadwood` : "Opponent's deadwood";
+      mineLabel.textContent = knocker ? fill(words.label_knocker, { name: knocker }) : words.label_knocker_none;
+      theirsLabel.textContent = opponent ? fill(words.label_opponent, { name: opponent }) : words.label_opponent_none;
 
       const kd = isGin && mine.disabled ? 0 : number(mine);
       const [text, bad] = verdict({

@@ -32,6 +32,7 @@
     const form = box.closest("form");
     const note = form.querySelector("[data-auction-note]");
     const status = form.querySelector("[data-status]");
+    const words = Words.of(box);
     const update = () => {
       let high = 0;
       let pitcher = null;
@@ -75,19 +76,21 @@
           high = bid; pitcher = row.dataset.player;
         }
       });
+      const { fill } = Words;
       let text;
       if (pitcher && open) {
-        text = stolen ? `${pitcher} steals at ${high}` : `${pitcher} pitches ${high}`;
-        if (filled) text += " · the others pass (filled in)";
+        text = fill(stolen ? words.steals : words.pitches, { name: pitcher, bid: high });
+        if (filled) text = fill(words.filled, { said: text });
       } else if (pitcher) {
-        text = `High bid: ${pitcher} ${high} · ${next} to call`;
+        text = fill(words.high, { name: pitcher, bid: high, next });
       } else if (next && next !== rows[0].dataset.player) {
-        text = `All passed so far · ${next} to call`;
+        text = fill(words.passed, { name: next });
       } else {
-        text = `No calls yet · ${next} bids first`;
+        text = fill(words.first, { name: next });
       }
+      if (!words.first) return;
       if (status) status.textContent = text;
-      if (note) note.textContent = pitcher && open ? `${text}.` : "";
+      if (note) note.textContent = pitcher && open ? text : "";
     };
     box.addEventListener("change", update);
     update();
@@ -117,13 +120,14 @@
         give(["high", "low", "jack"]);
       });
     }
-    if (!status || !form.dataset.sides) return;
+    if (!status || !form.dataset.sides || !form.dataset.words) return;
     const sideOf = form.dataset.sides.split(",").map(Number);
     const sideNames = form.dataset.sideNames.split("|");
     const mine = sideOf[Number(pitcher)];
     const bid = Number(form.dataset.bid);
     const smudge = form.dataset.smudge === "on";
-    const team = form.dataset.team === "on";
+    const words = Words.of(form);
+    const { fill } = Words;
     const lead = status.textContent;
     const update = () => {
       const won = sideNames.map(() => 0);
@@ -139,13 +143,13 @@
       const all = smudge ? won.findIndex((count) => count === 4) : -1;
       let text;
       if (placed < 4) {
-        text = `${name} ${team ? "have" : "has"} ${won[mine]} of ${bid} · ${4 - placed} to place`;
+        text = fill(words.count, { name, won: won[mine], left: 4 - placed });
       } else if (all >= 0) {
-        text = `Smudge! ${sideNames[all]} ${team ? "win" : "wins"} the game`;
+        text = fill(words.smudge, { name: sideNames[all] });
       } else if (won[mine] >= bid) {
-        text = `${name} ${team ? "make" : "makes"} ${bid} (${won[mine]} of 4)`;
+        text = fill(words.made, { name, won: won[mine] });
       } else {
-        text = `${name} ${team ? "are" : "is"} set back ${bid} (${won[mine]} of ${bid})`;
+        text = fill(words.set, { name, won: won[mine] });
       }
       status.textContent = text;
       status.classList.toggle("bad", placed === 4 && won[mine] < bid && all < 0);

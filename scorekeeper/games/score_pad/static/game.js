@@ -6,8 +6,9 @@
   function padForm(form) {
     const status = form.querySelector("[data-status]");
     const inputs = [...form.querySelectorAll("input[data-points]")];
+    const words = Words.of(form);
     const update = () => {
-      if (!status || !form.dataset.statusSome) return;
+      if (!status || !words.some) return;
       let sum = 0;
       let given = 0;
       inputs.forEach((input) => {
@@ -16,9 +17,7 @@
         sum += Number(text);
         given += 1;
       });
-      status.textContent = given
-        ? form.dataset.statusSome.replace("{sum}", String(sum)).replace("{given}", String(given))
-        : form.dataset.statusNone;
+      status.textContent = given ? Words.fill(words.some, { sum, given }) : words.none;
     };
     inputs.forEach((input) => input.addEventListener("input", update));
     form.querySelectorAll("[data-negate]").forEach((button) => {

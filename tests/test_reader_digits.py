@@ -1,0 +1,165 @@
+"""Every number the app writes is in the reader's digits (issue 27, item 12): Bengali pages
+of every game (its entry page with a hand under way, the game-over page, the history sheet)
+and the new-game page, scanned for 0-9 in what a person reads.
+
+What stays in 0-9: attribute values (the browser's number inputs take 0-9 only, and a value
+is what the table typed), names as typed, and the card ranks printed on the cards (Oklahoma
+Gin's upcard chips and sheet: 2 to 10 beside J, Q, K). Nothing else."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Account
+from scorekeeper.models import Game
+from scorekeeper.services import games
+from tests.conftest import signup
+from tests.pages import game_id
+from tests.pages import start_game
+from tests.test_languages_flows import shown_text
+
+THREE = ["Ann", "Ben", "Cy"]
+FOUR = ["Ann", "Ben", "Cy", "Dee"]
+
+
+def bids_and_tricks(bids: dict) -> dict:
+    return {"bids": bids, "tricks": dict(bids)}
+
+
+def wizard(number: int, names: list[str]) -> dict:
+    first = names[number % len(names)]
+    return bids_and_tricks({name: number if name == first else 0 for name in names})
+
+
+#: Per game: its players, options, the first part of a hand (left open on the entry page, or
+#: None) and each hand to the end of the game (by its number).
+GAME_PLAY = {
+    "oh_hell": (THREE, {"max_cards": 2, "sequence": "up"}, {"bids": {"Ann": 1, "Ben": 0, "Cy": 0}},
+                lambda number: bids_and_tricks({"Ann": number, "Ben": 0, "Cy": 0})),
+    "wizard": (THREE, {}, {"bids": {"Ann": 1, "Ben": 0, "Cy": 0}},
+               lambda number: wizard(number, THREE)),
+    "spades": (FOUR, {"target": 250}, {"bids": {"Ann": 4, "Ben": 2, "Cy": 4, "Dee": 3}},
+               lambda number: bids_and_tricks({"Ann": 4, "Ben": 2, "Cy": 4, "Dee": 3})),
+    "pitch": (THREE, {"target": 7}, {"pitcher": "Ann", "bid": 3},
+              lambda number: {"pitcher": "Ann", "bid": 4, "high": "Ann", "low": "Ann",
+                              "jack": "Ann", "game": "Ann"}),
+    "oklahoma_gin": (["Ann", "Ben"], {"target": 50}, None,
+                     lambda number: {"upcard": "7", "result": "gin", "knocker": "Ann",
+                                     "opponent_deadwood": 10 + number}),
+    "hearts": (THREE, {"target": 50}, None,
+               lambda number: {"points": {"Ann": 13, "Ben": 5, "Cy": 8}}),
+    "score_pad": (THREE, {"name": "Golf", "end": "target", "target": 10}, None,
+                  lambda number: {"points": {"Ann": 5, "Ben": -3, "Cy": 12}}),
+}  # fmt: skip
+
+
+def hollywood_round(number: int) -> dict:
+    """A gin for Ann two rounds in three, for Ben the third: every game opened and closed."""
+    knocker = "Ann" if number % 3 else "Ben"
+    return {"upcard": "7", "result": "gin", "knocker": knocker, "opponent_deadwood": 10 + number}
+
+
+#: Hollywood: the three games of Oklahoma Gin at once, the final table and sheet.
+HOLLYWOOD = (["Ann", "Ben"], {"target": 50, "hollywood": True}, None, hollywood_round)
+
+#: Card ranks (as printed on the cards) where a page shows them: Gin's upcard chips, and its
+#: sheet's upcard.
+RANKS = r"(?:10|[2-9])"
+
+
+def play(app, account_id: int, kind: str, setup, finish: bool) -> int:
+    names, options, first_part, hand = setup
+    with app.app_context():
+        account = db.session.get(Account, account_id)
+        result = games.create_game(account, kind, names, options, names[0], None)
+        number = result.game.id
+        state = result.state
+        hands = 0
+        while state.next and hands < (200 if finish else 1):
+            hands += 1
+            state = games.record_hand(games.get_game(account, number), hand(hands)).state
+        if finish:
+            assert state.finished, kind
+        elif first_part is not None:
+            games.record_hand(games.get_game(account, number), first_part)
+        return number
+
+
+@pytest.fixture
+def bengali(app):
+    client = app.test_client()
+    client.post("/language", data={"code": "bn", "next": "/signup"})
+    assert signup(client).status_code == 302
+    with app.app_context():
+        account = db.session.scalars(db.select(Account)).one()
+    return client, account.id
+
+
+#: A card rank inside a sentence of the catalog: Pitch's game points count the 10s (the card).
+CARD_WORDS = ["(10 = "]
+
+
+def ascii_numbers(html: str) -> list[str]:
+    """The 0-9 numbers a person reads on the page (and its placeholders), each with the words
+    around it."""
+    placeholders = " ".join(re.findall(r'placeholder="([^"]*)"', html))
+    text = f"{shown_text(html)} {placeholders}"
+    for words in CARD_WORDS:
+        text = text.replace(words, "")
+    for name in FOUR + ["Golf"]:
+        text = text.replace(name, "")
+    found = []
+    for match in re.finditer(r"\S*[0-9]+\S*", text):
+        found.append(text[max(0, match.start() - 25) : match.end() + 25])
+    return found
+
+
+def ranks_left_out(html: str) -> str:
+    """Gin's upcard chips and the sheet's upcard: card faces, as the cards print them."""
+    html = re.sub(
+        rf'(<input type="radio" name="upcard" value="{RANKS}"[^>]*>\s*<span>){RANKS}<', r"\1<", html
+    )
+    return re.sub(rf'(<span class="card-face[^"]*">){RANKS}', r"\1", html)
+
+
+@pytest.mark.parametrize("kind", sorted(GAME_PLAY) + ["hollywood"])
+def test_a_bengali_game_writes_every_number_in_bengali_digits(app, bengali, kind):
+    client, account_id = bengali
+    setup = HOLLYWOOD if kind == "hollywood" else GAME_PLAY[kind]
+    key = "oklahoma_gin" if kind == "hollywood" else kind
+    under_way = play(app, account_id, key, setup, finish=False)
+    over = play(app, account_id, key, setup, finish=True)
+    pages = [f"/games/new?game={key}"]
+    for game in (under_way, over):
+        pages += [f"/games/{game}", f"/history/games/{game}"]
+    left = {}
+    for path in pages:
+        page = client.get(path)
+        assert page.status_code == 200, path
+        assert '<html lang="bn">' in page.text
+        numbers = ascii_numbers(ranks_left_out(page.text))
+        if numbers:
+            left[path] = numbers
+    assert not left, "\n".join(f"{path}: {n!r}" for path, numbers in left.items() for n in numbers)
+
+
+def test_the_hand_sizes_are_typed_as_the_example_says_in_bengali_digits(app, bengali):
+    """The new-game page's example is "৭, ৭, ৭": the form takes the sizes so typed; a size it
+    refuses is said beside the field, the example in the reader's digits, what was typed kept."""
+    client, account_id = bengali
+    for name in THREE:
+        assert client.post("/players/", data={"name": name}).status_code == 302
+    form = client.get("/games/new?game=oh_hell").text
+    assert re.search(r'placeholder="[^"]*৭, ৭, ৭"', form)
+    seats = {"Ann": 1, "Ben": 2, "Cy": 3}
+    ok = start_game(client, app, "oh_hell", seats, sequence="custom", custom_sizes="৩, ২; ১")
+    with app.app_context():
+        game = db.session.get(Game, game_id(ok))
+        assert game.options["custom_sizes"] == [3, 2, 1]
+    bad = start_game(client, app, "oh_hell", seats, sequence="custom", custom_sizes="৭, x")
+    assert bad.status_code == 422
+    assert "৭, ৭, ৭" in bad.text and 'value="৭, x"' in bad.text
+    assert "7, 7, 7" not in shown_text(bad.text)
