@@ -41,9 +41,11 @@ $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/message
 	$(BIN)/pybabel compile --use-fuzzy -i $< -o $@ -l $*
 
 # After adding or changing words: gather them all, then bring every language's .po up to date.
+# A word meant two ways has a context (pgettext("suit", "Hearts"), lazy_pgettext("game title",
+# "Hearts")): the catalogs keep one message for each (msgctxt), in Python and templates alike.
 messages: $(VENV)/.installed-run
 	$(BIN)/pybabel extract -F babel.cfg -k _ -k N_ -k ngettext:1,2 -k lazy_gettext \
-		-k lazy_ngettext:1,2 --no-location --sort-output --project Scorekeeper -o $(TRANSLATIONS)/messages.pot .
+		-k lazy_ngettext:1,2 -k pgettext:1c,2 -k lazy_pgettext:1c,2 --no-location --sort-output --project Scorekeeper -o $(TRANSLATIONS)/messages.pot .
 	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-fuzzy-matching
 
 # A new language: make language LANG=xx (then translate $(TRANSLATIONS)/xx/LC_MESSAGES/messages.po).

@@ -158,6 +158,16 @@ def gettext(message: str) -> str:
     return _translations().ugettext(message)
 
 
+def pgettext(context: str, message: str) -> str:
+    """``message`` as meant in ``context`` ("suit", "game title"; the catalog's msgctxt),
+    placeholders left as they are. A context the catalog holds no translation for yet is
+    translated as the same words without one, so a page never turns English while the
+    catalogs catch up with a new context."""
+    translations = _translations()
+    text = translations.upgettext(context, message)
+    return translations.ugettext(message) if text == message else text
+
+
 def ngettext(one: str, many: str, count: int) -> str:
     """The form for ``count`` in the reader's language, placeholders left as they are
     (Flask-Babel's own ``ngettext`` fills ``%(num)s`` at once, with ASCII digits)."""
@@ -174,16 +184,27 @@ def _shown(variables: dict) -> dict:
     }
 
 
-@pass_context
-def _template_gettext(context, message: str, **variables) -> str:
-    """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
-    format string) with the numbers of the placeholders in the reader's digits."""
-    text = gettext(message)
+def _filled(context, text: str, variables: dict) -> str:
+    """A template's text: autoescaped (a format string) and filled in, the numbers of the
+    placeholders in the reader's digits."""
     if context.eval_ctx.autoescape:
         text = Markup(text)
     if not variables and "%" not in text:  # a plain label: nothing to fill in
         return text
     return text % _shown(variables)
+
+
+@pass_context
+def _template_gettext(context, message: str, **variables) -> str:
+    """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
+    format string) with the numbers of the placeholders in the reader's digits."""
+    return _filled(context, gettext(message), variables)
+
+
+@pass_context
+def _template_pgettext(context, message_context: str, message: str, **variables) -> str:
+    """The templates' ``pgettext``: ``_`` for a message with a context."""
+    return _filled(context, pgettext(message_context, message), variables)
 
 
 @pass_context
@@ -216,11 +237,14 @@ def register(app: Flask) -> None:
     # tests') never share a translation directory's catalogs.
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals.update(
-        _=_template_gettext, gettext=_template_gettext, ngettext=_template_ngettext
+        _=_template_gettext,
+        gettext=_template_gettext,
+        ngettext=_template_ngettext,
+        pgettext=_template_pgettext,
     )
     # The rules fill their placeholders themselves (numbers in the reader's digits), so they
     # get the catalog's texts as they are (Flask-Babel's ngettext would fill in ``num`` only).
-    rules_i18n.use(gettext, ngettext, number, names)
+    rules_i18n.use(gettext, ngettext, number, names, pgettext)
     app.json = JSONProvider(app)
     app.jinja_env.filters["num"] = number
     app.jinja_env.filters["day"] = day

@@ -172,10 +172,10 @@ def test_a_game_of_rounds_never_says_hand_and_one_of_hands_never_says_round():
 
 @pytest.fixture
 def bracketed():
-    saved = (i18n._gettext, i18n._ngettext)
+    saved = (i18n._gettext, i18n._ngettext, i18n._pgettext)
     i18n.use(lambda message: f"⟦{message}⟧", lambda one, many, n: f"⟦{one if n == 1 else many}⟧")
     yield
-    i18n._gettext, i18n._ngettext = saved
+    i18n._gettext, i18n._ngettext, i18n._pgettext = saved
 
 
 def test_every_sentence_about_a_deal_is_translated(bracketed):

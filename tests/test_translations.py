@@ -47,18 +47,31 @@ USERNAME = "friday-club"
 # The pseudo catalog ----------------------------------------------------------------------
 
 
+def extraction_keywords() -> list[str]:
+    """The ``-k`` keywords of the Makefile's ``messages`` target (``make messages``)."""
+    makefile = (ROOT / "Makefile").read_text()
+    target = makefile[makefile.index("\nmessages:") :]
+    command = target[: target.index("--no-location")].replace("\\\n", " ")
+    return re.findall(r"-k (\S+)", command)
+
+
+def extracted(pot: Path):
+    """The catalog template of the sources, extracted as ``make messages`` does."""
+    keywords = [part for keyword in extraction_keywords() for part in ("-k", keyword)]
+    CommandLineInterface().run(
+        ["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), *keywords,
+         "--no-location", "-o", str(pot), str(ROOT)]
+    )  # fmt: skip
+    with pot.open("rb") as handle:
+        return read_po(handle)
+
+
 @pytest.fixture(scope="module")
 def pseudo_translations(tmp_path_factory) -> Path:
     """A translations folder whose English catalog wraps every message in ⟦…⟧."""
     folder = tmp_path_factory.mktemp("pseudo")
     pot = folder / "messages.pot"
-    CommandLineInterface().run(
-        ["pybabel", "-q", "extract", "-F", str(ROOT / "babel.cfg"), "-k", "_", "-k", "N_",
-         "-k", "ngettext:1,2", "-k", "lazy_gettext", "-k", "lazy_ngettext:1,2",
-         "--no-location", "-o", str(pot), str(ROOT)]
-    )  # fmt: skip
-    with pot.open("rb") as handle:
-        template = read_po(handle)
+    template = extracted(pot)
     catalog = Catalog(locale="en")
     for message in template:
         if not message.id:
@@ -67,7 +80,7 @@ def pseudo_translations(tmp_path_factory) -> Path:
             string = tuple(OPEN + form + CLOSE for form in message.id)
         else:
             string = OPEN + message.id + CLOSE
-        catalog.add(message.id, string, flags=message.flags)
+        catalog.add(message.id, string, flags=message.flags, context=message.context)
     target = folder / "en" / "LC_MESSAGES"
     target.mkdir(parents=True)
     with (target / "messages.mo").open("wb") as handle:
@@ -367,8 +380,10 @@ def test_every_message_is_translated(language, pseudo_translations):
         catalog = read_po(handle, locale=language)
     # Every word the sources mark today is in the catalog (`make messages` was run) ...
     with (pseudo_translations / "messages.pot").open("rb") as handle:
-        marked = {message.id for message in read_po(handle) if message.id}
-    missing = sorted(str(key) for key in marked - {message.id for message in catalog})
+        marked = {(message.id, message.context) for message in read_po(handle) if message.id}
+    # (a word with a context is its own message: ("suit", "Hearts") is not "Hearts")
+    have = {(message.id, message.context) for message in catalog}
+    missing = sorted(str(key) for key in marked - have)
     assert not missing, f"{len(missing)} marked words not in the {language} catalog: {missing[:5]}"
     # ... with its placeholders kept (Babel's python-format check).
     problems = [(message.id, errors) for message, errors in catalog.check()]

@@ -28,6 +28,7 @@ from scorekeeper.games.errors import RuleError
 from scorekeeper.games.errors import RuleErrors  # noqa: F401 - the rules import it from here
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.i18n import pgettext
 from scorekeeper.games.text import normalize_line
 from scorekeeper.games.words import HANDS
 from scorekeeper.games.words import HandWords
@@ -40,10 +41,10 @@ def suit_word(suit: str | None) -> str | None:
     """A trump suit as a score sheet (CSV) writes it, in the reader's language ("none": no
     trump)."""
     words = {
-        "clubs": lambda: _("Clubs"),
-        "diamonds": lambda: _("Diamonds"),
-        "hearts": lambda: _("Hearts"),
-        "spades": lambda: _("Spades"),
+        "clubs": lambda: pgettext("suit", "Clubs"),
+        "diamonds": lambda: pgettext("suit", "Diamonds"),
+        "hearts": lambda: pgettext("suit", "Hearts"),
+        "spades": lambda: pgettext("suit", "Spades"),
         "none": lambda: _("No trump"),
     }
     return words[suit]() if suit in words else suit

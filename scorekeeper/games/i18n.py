@@ -6,13 +6,17 @@ form), with named placeholders so that no sentence is glued together from pieces
     raise RuleError("bid_out_of_range", _("%(name)s's bid must be from %(low)s to %(high)s.",
                                           name=name, low=0, high=cards), ...)
 
+The same English word that means two things gets a context, so that a language can word
+each its own way: ``pgettext("suit", "Hearts")`` is the suit, ``lazy_pgettext("game title",
+"Hearts")`` the game (the catalog keeps them apart, as gettext's ``msgctxt``).
+
 Labels made when a module is imported (option labels, facts, statistics) use ``N_`` (or
-``lazy_ngettext``): a lazy text, translated each time it is shown. A lazy text is a ``str``
-holding its English, so it works wherever a string does; it turns into the reader's
-language when it is shown: ``str()``, f-strings and ``format``, Jinja (``__html__``), the
-usual string methods, and JSON answers through ``shown`` (the app's JSON encoder calls it).
-Comparing it (``==``, a dict key) uses the English. ``names`` writes a list of names ("Ann,
-Ben and Cy") as the language does. The app plugs Flask-Babel in with ``use``; without it
+``lazy_ngettext``, ``lazy_pgettext``): a lazy text, translated each time it is shown. A lazy
+text is a ``str`` holding its English, so it works wherever a string does; it turns into the
+reader's language when it is shown: ``str()``, f-strings and ``format``, Jinja (``__html__``),
+the usual string methods, and JSON answers through ``shown`` (the app's JSON encoder calls it).
+Comparing it (``==``, a dict key) uses the English. ``names`` writes a list of names ("Ann, Ben
+and Cy") as the language does. The app plugs Flask-Babel in with ``use``; without it
 (the rules' own tests) the English is used as it is.
 """
 
@@ -33,6 +37,8 @@ def _english_plural(one: str, many: str, count: int) -> str:
 
 
 _gettext: Callable[[str], str] = _as_it_is
+#: ``(context, message)`` to its text; None: the context is not told apart (``_gettext``).
+_pgettext: Callable[[str, str], str] | None = None
 _ngettext: Callable[[str, str, int], str] = _english_plural
 _number: Callable[[Any], str] = str
 
@@ -52,12 +58,14 @@ def use(
     ngettext: Callable,
     number: Callable | None = None,
     names: Callable | None = None,
+    pgettext: Callable | None = None,
 ) -> None:
-    """Translate with these: ``gettext(message)`` and ``ngettext(one, many, count)`` give the
-    translated text without filling it in (``_`` fills it); ``number`` writes numbers and
-    ``names`` a list of names in the reader's language."""
-    global _gettext, _ngettext, _number, _names
-    _gettext, _ngettext = gettext, ngettext
+    """Translate with these: ``gettext(message)``, ``ngettext(one, many, count)`` and
+    ``pgettext(context, message)`` give the translated text without filling it in (``_``
+    fills it); ``number`` writes numbers and ``names`` a list of names in the reader's
+    language. Without ``pgettext`` a message with a context is translated as without one."""
+    global _gettext, _ngettext, _pgettext, _number, _names
+    _gettext, _ngettext, _pgettext = gettext, ngettext, pgettext
     if number is not None:
         _number = number
     if names is not None:
@@ -83,6 +91,15 @@ def _is_number(value: Any) -> bool:
 def _(message: str, **params: Any) -> str:
     """``message`` in the reader's language, its ``%(name)s`` placeholders filled in."""
     return _fill(_gettext(message), params)
+
+
+def pgettext(context: str, message: str, **params: Any) -> str:
+    """``message`` as it is meant in ``context`` ("suit", "game title"), filled in."""
+    return _fill(_in_context(context, message), params)
+
+
+def _in_context(context: str, message: str) -> str:
+    return _pgettext(context, message) if _pgettext is not None else _gettext(message)
 
 
 def ngettext(one: str, many: str, count: int, **params: Any) -> str:
@@ -181,6 +198,27 @@ del _name
 def N_(message: str, **params: Any) -> LazyText:  # noqa: N802 (the usual name for it)
     """A lazy ``_``: ``message`` translated each time it is shown."""
     return LazyText(message, **params)
+
+
+class LazyContextText(LazyText):
+    """A lazy text with a context (``lazy_pgettext``): the English, translated as meant in
+    its context each time it is shown."""
+
+    def __new__(cls, context: str, message: str, /, **params: Any) -> LazyContextText:
+        made = super().__new__(cls, message, **params)
+        made.context = context
+        return made
+
+    def __getnewargs_ex__(self):
+        return (self.context, self.message), self.params
+
+    def __str__(self) -> str:
+        return _fill(_in_context(self.context, self.message), self.params)
+
+
+def lazy_pgettext(context: str, message: str, **params: Any) -> LazyContextText:
+    """A lazy ``pgettext``: ``message`` as meant in ``context``, translated when shown."""
+    return LazyContextText(context, message, **params)
 
 
 def lazy_ngettext(one: str, many: str, count: int, **params: Any) -> LazyText:

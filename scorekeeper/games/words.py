@@ -139,6 +139,10 @@ class HandWords:
     def corrected(self, *, number: int) -> str:
         return _("Hand %(number)s corrected; later hands re-scored.", number=number)
 
+    def bids_changed(self, *, number: int) -> str:
+        """Said once a change of the bids of the hand in play is saved (the bidding games)."""
+        return _("Bids of hand %(number)s changed.", number=number)
+
     def removed(self, *, number: int) -> str:
         return _("Hand %(number)s removed.", number=number)
 
@@ -263,6 +267,9 @@ class RoundWords(HandWords):
 
     def corrected(self, *, number: int) -> str:
         return _("Round %(number)s corrected; later rounds re-scored.", number=number)
+
+    def bids_changed(self, *, number: int) -> str:
+        return _("Bids of round %(number)s changed.", number=number)
 
     def removed(self, *, number: int) -> str:
         return _("Round %(number)s removed.", number=number)

@@ -315,6 +315,8 @@ def update(game_id: int, number: int):
         return _refused(game, refusal, phase)
     if correcting:
         flash(rules.phrase("corrected", number=number), "success")
+    elif request.form.get("change") == "1":  # the bids of the hand in play, changed
+        flash(rules.phrase("bids_changed", number=number), "success")
     return saved(result)
 
 

@@ -64,15 +64,16 @@ function inplaceForms() {
         main.classList.add("just-saved");
         setTimeout(() => main.classList.remove("just-saved"), 4500);
         document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started } }));
-        // Before the next paint (so nothing jumps), bring what changed into view: a refusal,
+        // Before the next paint (so nothing jumps), bring what changed into view: a refusal
+        // (beside its field), what the server said of the save ("Bids of hand 3 changed"),
         // or the hand now. Reading the layout here, not above, lets the update land first.
         requestAnimationFrame(() => {
-          const now = document.getElementById("now");
-          const target = document.querySelector(".form-errors:not([hidden]), .has-error") || now;
+          const refused = document.querySelector(".form-errors:not([hidden]), .has-error, form p.error[role=alert]");
+          const target = refused || main.querySelector(".flashes") || document.getElementById("now");
           if (!target) return;
           const box = target.getBoundingClientRect();
           if (box.top < 0 || box.top > window.innerHeight * 0.6) {
-            target.scrollIntoView({ block: target === now ? "start" : "center" });
+            target.scrollIntoView({ block: refused ? "center" : "start" });
           }
         });
       })

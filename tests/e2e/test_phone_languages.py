@@ -12,8 +12,16 @@ from playwright.sync_api import expect
 
 from scorekeeper.i18n import LANGUAGES
 from tests.browser import PHONE
+from tests.browser import add_players
 from tests.browser import screenshot
+from tests.browser import sign_up
+from tests.games.oh_hell.test_phone_oh_hell import PLAYERS
+from tests.games.oh_hell.test_phone_oh_hell import bids_in_play
+from tests.games.oh_hell.test_phone_oh_hell import change_a_bid
+from tests.games.oh_hell.test_phone_oh_hell import row
+from tests.games.oh_hell.test_phone_oh_hell import start_game
 from tests.test_languages_flows import said
+from tests.test_languages_flows import said_plural
 from tests.test_languages_flows import written
 
 PASSWORD = "correct horse battery"
@@ -177,3 +185,37 @@ def test_an_oh_hell_hand_in_the_table_s_language_on_a_phone(phone, language):
     assert_fits(page)
     page.locator("#sheet-title").scroll_into_view_if_needed()
     screenshot(page, f"{language}-oh-hell-sheet")
+
+
+def test_a_changed_bid_the_hook_refuses_is_refused_in_lao_beside_it(phone):
+    """Issue 27, item 10 in Lao: the refusal beside the changed bid is the catalog's (the
+    message the API gives), and a valid change is said in Lao too."""
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+    start_game(phone, PLAYERS, Hook=True)
+    phone.locator("form.languages").get_by_role("button", name=LANGUAGES["lo"]).click()
+    expect(phone.locator("html")).to_have_attribute("lang", "lo")
+    bids_in_play(phone, {"Ann": 0, "Ben": 0, "Cy": 0})
+    phone.get_by_text(said("lo", "Change a bid")).click()
+    change_a_bid(phone, "Ann", 1)
+    phone.get_by_role("button", name=said("lo", "Save changed bids")).click()
+    problem = said_plural(
+        "lo",
+        "%(dealer)s is the dealer and may not bid %(bid)s: the bids would total the %(num)s card.",
+        "%(dealer)s is the dealer and may not bid %(bid)s: the bids would total the %(num)s cards.",
+        1,
+        dealer="Ann",
+        bid=1,
+    )
+    refusal = row(phone, "data-change-bids", "Ann").locator("p.error[role=alert]")
+    expect(refusal).to_have_text(
+        said("lo", "Hand %(number)s: %(problem)s", number=1, problem=problem)
+    )
+    expect(refusal).to_be_in_viewport()
+    change_a_bid(phone, "Cy", 1)
+    phone.get_by_role("button", name=said("lo", "Save changed bids")).click()
+    expect(phone.locator(".flash-success")).to_have_count(1)
+    expect(row(phone, "data-tricks-form", "Ann").locator(".pill.bid")).to_have_text(
+        said("lo", "bid %(bid)s", bid=1)
+    )
+    screenshot(phone, "lo-oh-hell-change-refused")

@@ -38,7 +38,7 @@ def backwards_ngettext(one: str, many: str, count: int) -> str:
 @pytest.fixture
 def backwards():
     """The rules speak the made-up language (digits in brackets) during the test."""
-    saved = (i18n._gettext, i18n._ngettext, i18n._number, i18n._names)
+    saved = (i18n._gettext, i18n._ngettext, i18n._pgettext, i18n._number, i18n._names)
     i18n.use(
         backwards_gettext,
         backwards_ngettext,
@@ -46,7 +46,7 @@ def backwards():
         lambda items: " + ".join(items),
     )
     yield
-    i18n._gettext, i18n._ngettext, i18n._number, i18n._names = saved
+    i18n._gettext, i18n._ngettext, i18n._pgettext, i18n._number, i18n._names = saved
 
 
 def test_english_is_used_as_it_is_without_a_catalog():

@@ -2,9 +2,10 @@
 
 A static check reads every module of every game folder (``scorekeeper/games/*/``, found by
 itself, so a new game is checked without a line here) and the shared readers: any text with
-a space in it (a phrase or a sentence) must be an argument of ``_``, ``N_``, ``ngettext``
-or ``lazy_ngettext``, apart from docstrings, the API schema's ``description=`` (the schema
-stays in English) and programming errors (``ValueError``). A runtime check then speaks a
+a space in it (a phrase or a sentence) must be an argument of ``_``, ``N_``, ``ngettext``,
+``lazy_ngettext``, ``pgettext`` or ``lazy_pgettext``, apart from docstrings, the API
+schema's ``description=`` (the schema stays in English) and programming errors
+(``ValueError``). A runtime check then speaks a
 made-up language in which every translated text is bracketed, and looks at what each game
 says: labels, choices, descriptions, refusals (from the rules and the form readers) and
 notices.
@@ -32,7 +33,7 @@ from scorekeeper.games.wizard.rules import RULES as WIZARD
 GAMES = Path(__file__).resolve().parents[2] / "scorekeeper" / "games"
 #: Every module of every game folder (and of a family folder beside them), and the readers.
 MODULES = sorted(str(path.relative_to(GAMES)) for path in GAMES.glob("*/**/*.py")) + ["readers.py"]
-MARKERS = {"_", "N_", "ngettext", "lazy_ngettext"}
+MARKERS = {"_", "N_", "ngettext", "lazy_ngettext", "pgettext", "lazy_pgettext"}
 
 
 def unmarked_phrases(source: str) -> list[str]:
@@ -79,10 +80,10 @@ def test_the_check_finds_an_unmarked_phrase():
 
 @pytest.fixture
 def bracketed():
-    saved = (i18n._gettext, i18n._ngettext)
+    saved = (i18n._gettext, i18n._ngettext, i18n._pgettext)
     i18n.use(lambda message: f"⟦{message}⟧", lambda one, many, n: f"⟦{one if n == 1 else many}⟧")
     yield
-    i18n._gettext, i18n._ngettext = saved
+    i18n._gettext, i18n._ngettext, i18n._pgettext = saved
 
 
 def assert_marked(text) -> None:

@@ -32,6 +32,7 @@ from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.readers import POINTS
 from scorekeeper.games.readers import player_numbers
@@ -83,7 +84,7 @@ def hand_points(
 
 class Hearts(hooks.HeartsHooks, GameRules):
     key = "hearts"
-    title = N_("Hearts")
+    title = lazy_pgettext("game title", "Hearts")
     min_players = 3
     max_players = 6
     hand_words = HANDS

@@ -35,6 +35,7 @@ from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import Numbers
 from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.i18n import number
 from scorekeeper.games.readers import BIDS
@@ -174,7 +175,7 @@ def _join(names: Sequence[str]) -> str:
 
 class OhHell(GameRules):
     key = "oh_hell"
-    title = N_("Oh Hell")
+    title = lazy_pgettext("game title", "Oh Hell")
     min_players = 3
     max_players = 7
     hand_words = HANDS

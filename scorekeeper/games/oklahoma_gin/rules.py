@@ -35,6 +35,7 @@ from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
+from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.words import ROUNDS
 
@@ -90,7 +91,7 @@ def knock_limit(upcard: str) -> int:
 
 class OklahomaGin(GameRules):
     key = "oklahoma_gin"
-    title = N_("Oklahoma Gin")
+    title = lazy_pgettext("game title", "Oklahoma Gin")
     min_players = 2
     max_players = 2
     hand_words = ROUNDS

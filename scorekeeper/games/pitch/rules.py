@@ -27,6 +27,7 @@ from scorekeeper.games.base import team_name
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
+from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.words import HANDS
@@ -98,7 +99,7 @@ def legal_calls(
 
 class Pitch(GameRules):
     key = "pitch"
-    title = N_("Auction Pitch")
+    title = lazy_pgettext("game title", "Auction Pitch")
     min_players = 2
     max_players = 7
     hand_words = HANDS

@@ -29,7 +29,7 @@ class ScorePadHooks:
 
     def game_title(self, options: Mapping[str, Any]) -> str:
         name = self.variant_of(options)
-        return _("%(name)s (score pad)", name=name) if name else _("Score pad")
+        return _("%(name)s (score pad)", name=name) if name else str(self.title)
 
     def describe(self, options: Mapping[str, Any], player_count: int | None = None) -> list[str]:
         lines = [

@@ -33,6 +33,7 @@ from scorekeeper.games.base import resolve_options
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import POINTS
@@ -64,7 +65,7 @@ def round_winners(points: Mapping[str, int], lowest: bool) -> list[str]:
 
 class ScorePad(ScorePadHooks, GameRules):
     key = "score_pad"
-    title = N_("Score pad")
+    title = lazy_pgettext("game title", "Score pad")
     min_players = 1
     max_players = 20
     hand_words = ROUNDS

@@ -32,6 +32,7 @@ from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
@@ -104,7 +105,7 @@ def team_score(
 
 class Spades(GameRules):
     key = "spades"
-    title = N_("Spades")
+    title = lazy_pgettext("game title", "Spades")
     min_players = 4
     max_players = 4
     hand_words = HANDS

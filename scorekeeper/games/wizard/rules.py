@@ -41,6 +41,7 @@ from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
+from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import BIDS
@@ -93,7 +94,7 @@ def bid_balance(total: int, cards: int) -> str:
 
 class Wizard(GameRules):
     key = "wizard"
-    title = N_("Wizard")
+    title = lazy_pgettext("game title", "Wizard")
     min_players = 3
     max_players = 6
     hand_words = ROUNDS

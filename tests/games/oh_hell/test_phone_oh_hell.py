@@ -245,3 +245,83 @@ def test_nothing_breaks_without_a_wake_lock(phone):
     assert phone.evaluate("'wakeLock' in navigator") is False
     tap(phone, "data-bids-form", "Ben", 1)
     expect(phone.locator("[data-status]")).to_contain_text("Bids so far 1")
+
+
+def change_a_bid(page, player: str, value: int) -> None:
+    """Tap ``value`` for ``player`` in the open "Change a bid" card."""
+    row(page, "data-change-bids", player).locator("label.chip span").get_by_text(
+        written_as(page, value), exact=True
+    ).click()
+
+
+def written_as(page, value: int) -> str:
+    """``value`` in the page's digits (as bidding.js writes them)."""
+    language = "document.documentElement.lang"
+    return page.evaluate(f"(v) => new Intl.NumberFormat({language}).format(v)", value)
+
+
+def bids_in_play(page, bids: dict[str, int]) -> None:
+    """Hand 1 of a 3-player game with the hook (1 card, Ann deals): ``bids`` saved."""
+    for name, bid in bids.items():
+        row(page, "data-bids-form", name).locator("label.chip span").get_by_text(
+            written_as(page, bid), exact=True
+        ).click()
+    page.locator("form[data-bids-form] [data-save]").click()
+    expect(page.locator("form[data-tricks-form]")).to_be_visible()
+
+
+def test_a_changed_bid_the_hook_refuses_is_said_beside_it_and_a_saved_one_says_so(phone):
+    """Issue 27, item 10: the refusal beside the bid, what was typed kept, the old bid
+    shown as the bid still; a valid change saved in place and said."""
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+    start_game(phone, PLAYERS, Hook=True)
+    bids_in_play(phone, {"Ann": 0, "Ben": 0, "Cy": 0})
+    phone.wait_for_load_state("load")
+    loads = []
+    phone.on("load", lambda: loads.append(1))
+    phone.get_by_text("Change a bid").click()
+    change_a_bid(phone, "Ann", 1)  # the dealer's 1 makes the bids total the card
+    with phone.expect_response(re.compile(r"/games/\d+/hands/1$")) as answer:
+        phone.get_by_role("button", name="Save changed bids").click()
+    assert answer.value.status == 422
+    ann = row(phone, "data-change-bids", "Ann")
+    refusal = ann.locator("p.error[role=alert]")
+    expect(refusal).to_have_text(
+        "Hand 1: Ann is the dealer and may not bid 1: the bids would total the 1 card."
+    )
+    expect(refusal).to_be_in_viewport()
+    expect(ann.locator('input[value="1"]')).to_be_checked()  # what was typed is kept
+    # The bid in play is still the old one, and the page does not say it changed.
+    expect(row(phone, "data-tricks-form", "Ann").locator(".pill.bid")).to_have_text("bid 0")
+    expect(phone.locator(".flash-success")).to_have_count(0)
+    screenshot(phone, "oh-hell-change-refused")
+
+    change_a_bid(phone, "Cy", 1)  # Ann 1, Ben 0, Cy 1: 2 for 1 card, the hook holds
+    with phone.expect_response(re.compile(r"/games/\d+/hands/1$")) as answer:
+        phone.get_by_role("button", name="Save changed bids").click()
+    assert answer.value.status == 200
+    said = phone.locator(".flash-success")
+    expect(said).to_have_text("Bids of hand 1 changed.")
+    expect(said).to_be_in_viewport()
+    for name, bid in {"Ann": 1, "Ben": 0, "Cy": 1}.items():
+        expect(row(phone, "data-tricks-form", name).locator(".pill.bid")).to_have_text(f"bid {bid}")
+    expect(phone.locator(".sheet tbody tr.playing td .bt")).to_have_text(["1/–", "0/–", "1/–"])
+    expect(phone.locator("details.change-bids")).not_to_have_attribute("open", "")
+    expect(row(phone, "data-change-bids", "Ann").locator('input[value="1"]')).to_be_checked()
+    screenshot(phone, "oh-hell-change-saved")
+    assert loads == []  # both answers replaced the page's main part in place
+
+
+def test_a_failed_change_of_a_bid_says_so_and_keeps_what_was_typed(phone):
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+    start_game(phone, PLAYERS, Hook=True)
+    bids_in_play(phone, {"Ann": 0, "Ben": 0, "Cy": 0})
+    phone.get_by_text("Change a bid").click()
+    change_a_bid(phone, "Ben", 1)
+    phone.allowed_errors.append("net::ERR_FAILED")  # the request this test cuts off
+    phone.route(re.compile(r"/games/\d+/hands/1$"), lambda route: route.abort())
+    phone.get_by_role("button", name="Save changed bids").click()
+    expect(phone.locator("form[data-change-bids] .save-failed")).to_contain_text("Not saved")
+    expect(row(phone, "data-change-bids", "Ben").locator('input[value="1"]')).to_be_checked()
