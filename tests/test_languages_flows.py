@@ -65,13 +65,21 @@ def fill(language: str, text: str, params: dict) -> str:
     return text % shown if params else text
 
 
-def said(language: str, message: str, **params) -> str:
-    """``message`` as the catalog of ``language`` says it, filled in. The compiled catalog
-    holds translated messages only, so the message must be in it (a game's name may be the
-    same word in the language: it is still a translation of the catalog)."""
+def said(language: str, message: str, *, context: str | None = None, **params) -> str:
+    """``message`` (in its ``context``, if it has one) as the catalog of ``language`` says
+    it, filled in. The compiled catalog holds translated messages only, so the message must be
+    in it (a game's name may be the same word in the language: it is still a translation)."""
     translations = catalog(language)
-    assert message in translations._catalog, f"{message!r} is not translated into {language}"
-    return fill(language, translations.ugettext(message), params)
+    key = f"{context}\x04{message}" if context else message
+    assert key in translations._catalog, f"{message!r} is not translated into {language}"
+    text = translations.upgettext(context, message) if context else translations.ugettext(message)
+    return fill(language, text, params)
+
+
+def title_in(language: str, key: str) -> str:
+    """The title of the game ``key`` as the catalog of ``language`` says it (in its context)."""
+    title = GAMES[key].title
+    return said(language, title.message, context=getattr(title, "context", None))
 
 
 def said_plural(language: str, one: str, many: str, count: int, **params) -> str:
@@ -254,13 +262,13 @@ def test_sign_up_and_add_players(app, language):
 @pytest.mark.parametrize("key", sorted(GAMES))
 def test_start_each_game_and_enter_a_hand(app, table, language, key):
     chooser = table.get("/games/new")
-    assert_page(chooser, language, *(said(language, GAMES[k].title.message) for k in GAMES))
+    assert_page(chooser, language, *(title_in(language, k) for k in GAMES))
     form = table.get(f"/games/new?game={key}")
-    assert_page(form, language, said(language, GAMES[key].title.message))
+    assert_page(form, language, title_in(language, key))
     game = new_game(table, app, key, language)
     seats = seats_for(key, language)
     page = table.get(f"/games/{game}")
-    title = said(language, GAMES[key].title.message)
+    title = title_in(language, key)
     text = assert_page(page, language, title, *seats, whole=False)
     pending = english_left(text, language)
     if key in SAVE_LABELS:
@@ -333,14 +341,14 @@ def test_history_and_statistics(app, table, language):
     history = table.get("/nights/")
     assert_page(history, language, said(language, "History"), name)
     sheet = table.get(f"/history/games/{game}")
-    text = assert_page(sheet, language, said(language, "Oh Hell"), "Ann", name)
+    text = assert_page(sheet, language, title_in(language, "oh_hell"), "Ann", name)
     # Ann made 1 (11), the second seat missed (0), Cy made 0 (10).
     assert totals(sheet.text) == {"Ann": written(language, 11), name: written(language, 0),
                                   "Cy": written(language, 10)}  # fmt: skip
     stats = table.get("/stats/")
     assert_page(stats, language, said(language, "Statistics"))
     board = table.get("/stats/oh_hell")
-    text = assert_page(board, language, said(language, "Oh Hell"), "Ann", name)
+    text = assert_page(board, language, title_in(language, "oh_hell"), "Ann", name)
     assert written(language, 11) in text
     ann = roster_ids(app)["Ann"]
     assert_page(table.get(f"/stats/players/{ann}"), language, "Ann")

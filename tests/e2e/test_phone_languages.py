@@ -22,6 +22,7 @@ from tests.games.oh_hell.test_phone_oh_hell import row
 from tests.games.oh_hell.test_phone_oh_hell import start_game
 from tests.test_languages_flows import said
 from tests.test_languages_flows import said_plural
+from tests.test_languages_flows import title_in
 from tests.test_languages_flows import written
 
 PASSWORD = "correct horse battery"
@@ -150,7 +151,7 @@ def test_an_oh_hell_hand_in_the_table_s_language_on_a_phone(phone, language):
     expect(page.locator("html")).to_have_attribute("lang", language)
     screenshot(page, f"{language}-choose")
     assert_fits(page)
-    page.get_by_role("link", name=re.compile(re.escape(said(language, "Oh Hell")))).click()
+    page.get_by_role("link", name=re.compile(re.escape(title_in(language, "oh_hell")))).click()
     for name in names:  # tapping a name gives it the next free seat
         page.locator("label.seat-name", has_text=name).click()
     screenshot(page, f"{language}-setup")
