@@ -145,6 +145,13 @@ def sign_up(page, username: str = "friday-club", password: str = "correct horse 
     page.get_by_role("button", name="Sign up").click()
 
 
+def open_options(page) -> None:
+    """Unfold the new-game page's options (folded under the line that sums them up)."""
+    options = page.locator("details#options")
+    if options.get_attribute("open") is None:
+        options.locator("summary").click()
+
+
 def add_players(page, *names: str):
     page.goto("/players/")
     for name in names:

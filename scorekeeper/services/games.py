@@ -163,6 +163,29 @@ def list_games(
 # Creating ---------------------------------------------------------------------------------
 
 
+def last_options(account: Account, kind: str) -> dict[str, Any]:
+    """The options the account chose for its newest game of ``kind``: those that differ from
+    the defaults for its table (a default that follows the player count, such as the most
+    cards in a hand, is left to the next table); {} before the first game of that kind."""
+    plugin = GAMES.get(kind)
+    seats = sa.select(sa.func.count()).where(Seat.game_id == Game.id).scalar_subquery()
+    row = db.session.execute(
+        sa.select(Game.options, seats)
+        .where(Game.account_id == account.id, Game.kind == plugin.key)
+        .order_by(Game.created_at.desc(), Game.id.desc())
+        .limit(1)
+    ).first()
+    if row is None:
+        return {}
+    options, players = row
+    defaults = plugin.rules.defaults(players)
+    return {
+        key: value
+        for key, value in (options or {}).items()
+        if key in defaults and value != defaults[key]
+    }
+
+
 def create_game(
     account: Account,
     kind: object,

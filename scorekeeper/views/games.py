@@ -32,8 +32,12 @@ from scorekeeper.views.common import check_action
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
+from scorekeeper.views.setup_form import options_need_a_look
+from scorekeeper.views.setup_form import options_summary
 from scorekeeper.views.setup_form import read_options
 from scorekeeper.views.setup_form import read_setup
+from scorekeeper.views.setup_form import seat_words
+from scorekeeper.views.setup_form import seated_count
 from scorekeeper.views.setup_form import worked_example
 
 bp = Blueprint("games", __name__, url_prefix="/games")
@@ -93,9 +97,15 @@ def new():
     refusal = None
     form = request.form
     wanted_set = request.args.get("rule_set", "")
+    last_used = False
     if request.method == "GET" and wanted_set.isascii() and wanted_set.isdigit():
         chosen = rule_sets.get_rule_set(current_user, int(wanted_set))
         form = with_options(MultiDict(), game_rules, chosen.options)
+    elif request.method == "GET":
+        last = games.last_options(current_user, kind)
+        if last:
+            form = with_options(MultiDict(), game_rules, last)
+            last_used = True
     if request.method == "POST":
         check_action()
         try:
@@ -126,20 +136,30 @@ def new():
                 flash(message, "success")
                 return redirect(url_for("games.show", game_id=result.game.id))
     example, _example_problems = worked_example(form, game_rules)
+    specs = game_rules.option_specs(game_rules.max_players)
+    errors = entry_form.field_errors(refusal)
     return (
         render_template(
             "games/new.html",
             example=example,
+            summary=options_summary(form, game_rules),
+            last_used=last_used,
+            # Unfolded after a preset or rule set was filled in without the script, or where
+            # an option needs a look.
+            options_open=(request.method == "POST" and form is not request.form)
+            or options_need_a_look(form, specs, errors),
+            seat_words=seat_words(game_rules),
+            seated=seated_count(form),
             rules=game_rules,
             kind=kind,
             night=night,
             roster=active,
-            specs=game_rules.option_specs(game_rules.max_players),
+            specs=specs,
             new_rows=range(1, NEW_PLAYER_ROWS + 1),
             form=form,
             rule_sets=rule_sets.rule_sets(current_user, kind),
             refusal=refusal,
-            errors=entry_form.field_errors(refusal),
+            errors=errors,
             action_form=ActionForm(formdata=None),
         ),
         refusal.status if refusal else 200,
@@ -150,12 +170,16 @@ def new():
 def example():
     """The worked example for the options of the new-game form (its fields as the query), so
     the page says it again as the values change: ``{"example": words | null, "problems":
-    [words]}``, computed by the rules."""
+    [words], "summary": the options in one line}``, computed by the rules."""
     kind = request.args.get("game")
     if kind not in GAMES:
         abort(404)
     text, problems = worked_example(request.args, GAMES[kind].rules)
-    return {"example": text, "problems": problems}
+    return {
+        "example": text,
+        "problems": problems,
+        "summary": options_summary(request.args, GAMES[kind].rules),
+    }
 
 
 def with_options(form: MultiDict, rules, options) -> MultiDict:
@@ -163,7 +187,10 @@ def with_options(form: MultiDict, rules, options) -> MultiDict:
     filled = MultiDict(
         (key, value) for key, value in form.items(multi=True) if not key.startswith("opt-")
     )
+    widest = {spec.key: spec.default for spec in rules.option_specs(rules.max_players)}
     for spec in rules.option_specs(rules.min_players):
+        if spec.key not in options and widest.get(spec.key) != spec.default:
+            continue  # its default follows the player count: left blank, it still does
         value = options.get(spec.key, spec.default)
         if spec.kind == "bool":
             if value:

@@ -18,6 +18,7 @@ from scorekeeper.games.base import Problems
 from scorekeeper.games.base import check_option_value
 from scorekeeper.games.i18n import Numbers
 from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import number
 from scorekeeper.i18n import ascii_digits
 from scorekeeper.models import Player
 from scorekeeper.views.helpers import join_names
@@ -46,6 +47,8 @@ def read_setup(
                 "required", _("Choose a seat for %(name)s.", name=name), f"new-seat-{row}"
             )
         seated.append((seat, name, f"new-{row}"))
+    if len(seated) > rules.max_players:
+        raise Refusal("player_count", seats_full(rules), "players")
     seats = [seat for seat, _name, _key in seated]
     for seat in seats:
         if seats.count(seat) > 1:
@@ -69,6 +72,69 @@ def read_setup(
         )
     specs = rules.option_specs(max(len(names), rules.min_players))
     return names, first_dealer, read_options(form, specs)
+
+
+def seats_full(rules: GameRules) -> str:
+    """Why no one more can be seated: the page says it when a name is tapped with every seat
+    taken, and the server when a form seats more players than the game has seats."""
+    if rules.min_players == rules.max_players:
+        return _(
+            "All %(high)s seats are taken: %(game)s is played by %(high)s players. "
+            "Free a seat first.",
+            high=rules.max_players,
+            game=rules.title,
+        )
+    return _(
+        "All %(high)s seats are taken: %(game)s is played by %(low)s to %(high)s players. "
+        "Free a seat first.",
+        low=rules.min_players,
+        high=rules.max_players,
+        game=rules.title,
+    )
+
+
+def seated_line(rules: GameRules, count: int) -> str:
+    """How many are seated, against the game's player range ("6 of 3–6 seated")."""
+    if rules.min_players == rules.max_players:
+        return _("%(count)s of %(high)s seated", count=count, high=rules.max_players)
+    return _(
+        "%(count)s of %(low)s–%(high)s seated",
+        count=count,
+        low=rules.min_players,
+        high=rules.max_players,
+    )
+
+
+def seat_words(rules: GameRules) -> dict[str, Any]:
+    """The seat picker's words for the page's script: the count line for each number seated
+    and the refusal of one more."""
+    return {
+        "seated": [seated_line(rules, count) for count in range(rules.max_players + 1)],
+        "full": seats_full(rules),
+    }
+
+
+def seated_count(form: Mapping[str, str]) -> int:
+    """How many seats the form gives (as the page's script counts them)."""
+    return sum(
+        1
+        for key, value in form.items()
+        if key.startswith(("seat-", "new-seat-")) and (value or "").strip()
+    )
+
+
+def options_need_a_look(
+    form: Mapping[str, str], specs: Sequence[Option], errors: Mapping[str, str]
+) -> bool:
+    """Whether the new-game page shows its options unfolded: one of them (or the rule set's
+    name, or the preset) is refused, or one that must be given (a text without a default) is
+    still blank."""
+    if any(field.startswith("options") or field in ("name", "preset") for field in errors):
+        return True
+    return any(
+        spec.kind == "text" and spec.default is None and not form.get(f"opt-{spec.key}", "").strip()
+        for spec in specs
+    )
 
 
 def _seat(raw: str | None, name: str) -> int | None:
@@ -143,3 +209,46 @@ def worked_example(form: Mapping[str, str], rules: GameRules) -> tuple[str | Non
     if problems:
         return None, [error.message for error in problems.errors]
     return rules.worked_example(options), []
+
+
+def options_summary(form: Mapping[str, str], rules: GameRules) -> str:
+    """The options on the form in one line: the preset they amount to, then every option that
+    differs from its default ("Standard · Hook · Most cards in a hand: 5"); an empty form has
+    the defaults. A value the form cannot read is left out (the form says what is wrong)."""
+    specs = rules.option_specs(rules.min_players)
+    widest = {spec.key: spec for spec in rules.option_specs(rules.max_players)}
+    values = {spec.key: spec.default for spec in specs}
+    typed: dict[str, Any] = {}
+    if form:
+        for spec in specs:
+            try:
+                typed.update(read_options(form, [spec]))
+            except Refusal:
+                continue
+    values.update(typed)
+    preset_key = rules.preset_of(values)
+    preset = next((p for p in rules.presets if p.key == preset_key), None)
+    parts = [str(preset.label)] if preset else []
+    for spec in specs:
+        if spec.key not in typed or (preset and spec.key in preset.options):
+            continue
+        value = typed[spec.key]
+        # A default that depends on the table (the most cards by player count): any value
+        # typed is a choice of the table.
+        by_table = spec.key in widest and widest[spec.key].default != spec.default
+        if value == spec.default and not by_table:
+            continue
+        parts.append(_option_words(spec, value))
+    return " · ".join(parts) or _("Standard")
+
+
+def _option_words(spec: Option, value: Any) -> str:
+    if spec.kind == "bool":
+        return str(spec.label) if value else _("%(option)s: off", option=spec.label)
+    if spec.choices and value in spec.choice_labels:
+        shown = str(spec.choice_labels[value])
+    elif isinstance(value, list):
+        shown = ", ".join(number(size) for size in value)
+    else:
+        shown = number(value) if isinstance(value, int) else str(value)
+    return _("%(option)s: %(value)s", option=spec.label, value=shown)

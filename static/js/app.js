@@ -136,13 +136,15 @@ function steppers() {
   });
 }
 
-// New game: the worked example under the scoring values, said again as they change. The
-// server computes it with the rules (no second formula here) in the reader's words; without
-// this script the page says it for the values of the last submit.
-function workedExample() {
-  document.querySelectorAll("[data-example]").forEach((box) => {
+// New game: the line that sums the options up, and the worked example under the scoring
+// values, said again as the options change. The server writes both with the rules (no second
+// formula here) in the reader's words; without this script the page says them for the values
+// of the last submit.
+function optionEcho() {
+  document.querySelectorAll("[data-echo]").forEach((box) => {
     const form = box.closest("form");
-    const out = box.querySelector(".example");
+    const summary = box.querySelector("[data-options-summary]");
+    const out = box.querySelector("[data-example] .example");
     let timer = null;
     let pending = null;
     const refresh = () => {
@@ -152,11 +154,13 @@ function workedExample() {
       }
       if (pending) pending.abort();
       pending = new AbortController();
-      fetch(`${box.dataset.example}&${query}`, {
+      fetch(`${box.dataset.echo}&${query}`, {
         signal: pending.signal, headers: { Accept: "application/json" }, credentials: "same-origin",
       })
         .then((answer) => (answer.ok ? answer.json() : Promise.reject(answer)))
         .then((said) => {
+          if (summary && said.summary) summary.textContent = said.summary;
+          if (!out) return;
           // One hand a line (the text keeps its separators).
           out.replaceChildren();
           (said.example ?? said.problems.join(" ")).split(" · ").forEach((words, index) => {
@@ -178,27 +182,53 @@ function workedExample() {
   });
 }
 
-// New game: tap a name to give it the next free seat; tap again to take it away.
+// New game: tap a name to give it the next free seat; tap again to take it away. Each seated
+// name shows its seat, the bar at the bottom how many are seated, and a tap with every seat
+// taken says why nothing happened (the page's words, in data-seat-words).
 function seatPicker() {
   document.querySelectorAll("form[data-seat-picker]").forEach((form) => {
     const selects = [...form.querySelectorAll("select.seat-select")];
-    const mark = () => selects.forEach((s) => s.closest("tr").classList.toggle("seated", s.value !== ""));
+    const words = form.dataset.seatWords ? JSON.parse(form.dataset.seatWords) : null;
+    const count = form.querySelector("[data-seat-count]");
+    const full = form.querySelector("[data-seat-full]");
+    const mark = () => {
+      let seated = 0;
+      selects.forEach((select) => {
+        const row = select.closest("tr");
+        const on = select.value !== "";
+        row.classList.toggle("seated", on);
+        const badge = row.querySelector("[data-seat-no]");
+        if (badge) {
+          badge.hidden = !on;
+          badge.textContent = on ? select.selectedOptions[0].textContent : "";
+        }
+        if (on) seated += 1;
+      });
+      if (count && words) count.textContent = words.seated[Math.min(seated, words.seated.length - 1)];
+    };
+    const refuse = (refused) => { if (full) full.hidden = !refused; };
     form.querySelectorAll(".seat-name").forEach((label) => {
       label.addEventListener("click", (event) => {
         event.preventDefault();
         const select = form.querySelector(`#${CSS.escape(label.htmlFor)}`);
+        let seated = true;
         if (select.value) {
           select.value = "";
         } else {
           const taken = new Set(selects.map((s) => s.value).filter(Boolean));
+          seated = false;
           for (let seat = 1; seat <= Number(form.dataset.maxSeats); seat += 1) {
-            if (!taken.has(String(seat))) { select.value = String(seat); break; }
+            if (!taken.has(String(seat))) { select.value = String(seat); seated = true; break; }
           }
         }
+        refuse(!seated);
         mark();
       });
     });
-    form.addEventListener("change", mark);
+    form.addEventListener("change", (event) => {
+      if (event.target.matches("select.seat-select")) refuse(false);
+      mark();
+    });
     mark();
   });
 }
@@ -209,6 +239,6 @@ document.addEventListener("DOMContentLoaded", () => {
   inplaceForms();
   presets();
   steppers();
-  workedExample();
+  optionEcho();
   seatPicker();
 });

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser import PHONE
 from tests.browser import add_players
+from tests.browser import open_options
 from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy"]
@@ -46,6 +47,7 @@ def test_a_night_its_game_and_the_chart_on_a_phone(phone):
     phone.goto("/games/new?game=oh_hell")
     for name in PLAYERS:
         phone.locator("label.seat-name", has_text=name).click()
+    open_options(phone)
     phone.get_by_label("Cards per hand").select_option("down")
     phone.get_by_label("Most cards in a hand").fill("2")
     phone.get_by_role("button", name="Start the game").click()

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from tests.browser import accessibility_problems
 from tests.browser import add_players
 from tests.browser import in_view
+from tests.browser import open_options
 from tests.browser import screenshot
 from tests.browser import sign_up
 
@@ -22,6 +23,8 @@ def start_game(page, names, **choices):
     page.get_by_role("link", name=re.compile("Hearts")).click()
     for name in names:  # tapping a name gives it the next free seat
         page.locator("label.seat-name", has_text=name).click()
+    if choices:
+        open_options(page)
     for key, value in choices.items():  # options by their field
         field = page.locator(f'[name="opt-{key}"]')
         if value is True:

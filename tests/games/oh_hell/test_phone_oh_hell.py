@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser import add_players
 from tests.browser import in_view
+from tests.browser import open_options
 from tests.browser import screenshot
 from tests.browser import sign_up
 
@@ -23,6 +24,8 @@ def start_game(page, names, **checks):
     page.get_by_role("link", name=re.compile("Oh Hell")).click()
     for name in names:  # tapping a name gives it the next free seat
         page.locator("label.seat-name", has_text=name).click()
+    if checks:
+        open_options(page)
     for label in checks:
         page.get_by_label(label.replace("_", " "), exact=True).check()
     page.get_by_role("button", name="Start the game").click()
@@ -182,6 +185,7 @@ def test_the_dealer_sees_the_forbidden_bid_struck_out(phone):
     phone.goto("/games/new?game=oh_hell")
     for name in ["Ann", "Ben", "Cy", "Dee"]:
         phone.locator("label.seat-name", has_text=name).click()
+    open_options(phone)
     phone.get_by_label("Hook", exact=True).check()
     phone.get_by_label("Cards per hand").select_option("down")
     phone.get_by_label("Most cards in a hand").fill("5")

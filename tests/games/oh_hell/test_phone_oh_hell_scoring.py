@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import add_players
+from tests.browser import open_options
 from tests.browser import screenshot
 from tests.browser import sign_up
 
@@ -63,6 +64,7 @@ def test_the_steppers_and_typing_change_the_worked_example(phone):
     sign_up(phone)
     add_players(phone, *PLAYERS)
     phone.goto(NEW_GAME)
+    open_options(phone)
     expect(example(phone)).to_have_text(example_of(12, 0, 10))
     assert_thumb_sized(phone)
     assert_fits(phone)
@@ -132,6 +134,7 @@ def test_the_worked_example_in_bengali_digits(browser, live_server, size):
         page.goto(NEW_GAME)
         page.locator("form.languages").get_by_role("button", name="বাংলা").click()
         expect(page.locator("html")).to_have_attribute("lang", "bn")
+        open_options(page)
         expect(example(page)).to_have_text(re.compile("১২"))
         step(page, "made_bonus", -1, 5)
         step(page, "miss_penalty", 1, 5)
@@ -145,6 +148,7 @@ def test_the_worked_example_in_bengali_digits(browser, live_server, size):
         screenshot(page, "oh-hell-scoring-bn")
         page.locator("form.languages").get_by_role("button", name="English").click()
         expect(page.locator("html")).to_have_attribute("lang", "en")
+        open_options(page)
         show_the_values(page)
         assert_fits(page)
         screenshot(page, "oh-hell-scoring-en")

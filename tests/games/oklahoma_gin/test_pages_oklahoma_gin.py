@@ -168,7 +168,11 @@ def test_without_a_chosen_dealer_seat_one_deals_and_no_suit_is_asked(table, app)
 @pytest.mark.parametrize(
     ("seats", "message"),
     [
-        ({"Ann": 1, "Ben": 2, "Cy": 3}, "This game needs exactly 2 players; 3 chosen."),
+        # One more than the seats: refused as the page's seat picker refuses the tap.
+        (
+            {"Ann": 1, "Ben": 2, "Cy": 3},
+            "All 2 seats are taken: Oklahoma Gin is played by 2 players. Free a seat first.",
+        ),
         ({"Ann": 1}, "This game needs exactly 2 players; 1 chosen."),
     ],
 )

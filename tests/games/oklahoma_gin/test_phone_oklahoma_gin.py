@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from tests.browser import accessibility_problems
 from tests.browser import add_players
 from tests.browser import in_view
+from tests.browser import open_options
 from tests.browser import screenshot
 from tests.browser import sign_up
 from tests.e2e.test_phone_accessibility import api_game
@@ -23,6 +24,8 @@ def start_game(page, names, **checks):
     page.get_by_role("link", name=re.compile("Oklahoma Gin")).click()
     for name in names:  # tapping a name gives it the next free seat
         page.locator("label.seat-name", has_text=name).click()
+    if checks:
+        open_options(page)
     for label, value in checks.items():
         if value is True:
             page.get_by_label(label.replace("_", " ")).check()

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from tests.browser import accessibility_problems
 from tests.browser import add_players
 from tests.browser import in_view
+from tests.browser import open_options
 from tests.browser import screenshot
 from tests.browser import sign_up
 from tests.e2e.test_phone_accessibility import api_game
@@ -39,6 +40,8 @@ def start_game(page, names, *checks, uncheck=()):
     page.goto("/games/new?game=pitch")
     for name in names:
         page.locator("label.seat-name", has_text=name).click()
+    if checks or uncheck:
+        open_options(page)
     for label in checks:
         page.get_by_label(label, exact=True).check()
     for label in uncheck:

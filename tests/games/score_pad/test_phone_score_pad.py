@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from tests.browser import accessibility_problems
 from tests.browser import add_players
 from tests.browser import in_view
+from tests.browser import open_options
 from tests.browser import screenshot
 from tests.browser import sign_up
 
@@ -32,6 +33,7 @@ def test_a_score_pad_game_on_a_phone(phone):
     phone.get_by_role("link", name=re.compile("Score pad")).click()
     for name in PLAYERS:
         phone.locator("label.seat-name", has_text=name).click()
+    open_options(phone)
     phone.get_by_label("Game name", exact=True).fill("Catan")
     phone.get_by_label("Show the dealer", exact=True).check()
     phone.get_by_label("Game name", exact=True).scroll_into_view_if_needed()
@@ -95,6 +97,7 @@ def test_the_score_pad_pages_have_no_serious_accessibility_problem(axe_phone):
     page.goto("/games/new?game=score_pad")
     for name in PLAYERS[:3]:
         page.locator("label.seat-name", has_text=name).click()
+    open_options(page)
     page.get_by_label("Game name", exact=True).fill("Dominoes")
     page.get_by_role("button", name="Start the game").click()
     game = page.url.rsplit("/", 1)[1]

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from tests.browser import accessibility_problems
 from tests.browser import add_players
 from tests.browser import in_view
+from tests.browser import open_options
 from tests.browser import screenshot
 from tests.browser import sign_up
 
@@ -22,6 +23,7 @@ def start_game(page, target="250", blind_nil=False):
     page.get_by_role("link", name=re.compile("Spades")).click()
     for name in FOUR:
         page.locator("label.seat-name", has_text=name).click()
+    open_options(page)
     page.get_by_label("Points to win").select_option(target)
     if blind_nil:
         page.get_by_label("Blind nil", exact=True).check()
