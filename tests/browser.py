@@ -152,6 +152,15 @@ def open_options(page) -> None:
         options.locator("summary").click()
 
 
+def log_in(page, username: str = "friday-club", password: str = "correct horse battery"):
+    """Log in on the phone (an account made beforehand, e.g. by ``make_account``)."""
+    page.goto("/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(lambda url: "/login" not in url)
+
+
 def add_players(page, *names: str):
     page.goto("/players/")
     for name in names:

@@ -122,7 +122,7 @@ def test_the_shared_view_of_a_hearts_game(app, api):
     viewer = app.test_client()
     page = viewer.get(path)
     assert page.status_code == 200
-    assert "Hand 2" in page.text and "Pass three cards to the right" in page.text
+    assert "Hand 2" in page.text and "Hand 2: pass three cards right." in page.text
     assert "Score sheet" in page.text and "right" in page.text
     assert page.text.count("/static/games/hearts/game.css") == 1
     assert 'name="point-0"' not in page.text and "/edit" not in page.text  # read-only
@@ -131,7 +131,7 @@ def test_the_shared_view_of_a_hearts_game(app, api):
     play(api, game, hearts(0, 0, 0, 26))
     changed = viewer.get(path, headers={"If-None-Match": etag})
     assert changed.status_code == 200
-    assert "Pass three cards across" in changed.text
+    assert "Hand 3: pass three cards across." in changed.text
     assert "☾" in changed.text
 
 

@@ -111,13 +111,13 @@ def played(game: Game) -> Played:
 
 
 def get_game(account: Account, game_id: int) -> Game:
-    """The account's game with its seats, players and hands (one query), or 404 for anyone
-    else's."""
+    """The account's game with its seats, players, hands and night (one query), or 404 for
+    anyone else's."""
     game = (
         db.session.execute(
             sa.select(Game)
             .where(Game.id == game_id, Game.account_id == account.id)
-            .options(joinedload(Game.seats), joinedload(Game.hands))
+            .options(joinedload(Game.seats), joinedload(Game.hands), joinedload(Game.night))
         )
         .unique()
         .scalar_one_or_none()

@@ -16,6 +16,7 @@ from markupsafe import Markup
 from scorekeeper.games import GAMES
 from scorekeeper.i18n import locale_code
 from scorekeeper.i18n import number
+from scorekeeper.services.nights import night_title
 from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.game_assets import folder_of
 
@@ -77,6 +78,7 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["hands"] = hands
     # A stored game's name in lists: its game's title, or the name it was given (score pad).
     app.jinja_env.filters["game_title"] = lambda game: game.plugin.game_title(game.options)
+    app.jinja_env.filters["night_title"] = night_title
     app.jinja_env.globals["sheet_start"] = sheet_start
     # A form saved in place asks for the page's main part only: the rest is not rendered.
     app.jinja_env.globals["fragment_only"] = lambda: has_request_context() and wants_fragment()

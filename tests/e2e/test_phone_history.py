@@ -7,10 +7,18 @@ import re
 
 from playwright.sync_api import expect
 
+from scorekeeper.extensions import db
+from scorekeeper.models import Account
+from scorekeeper.services import games
+from scorekeeper.services import nights
 from tests.browser import PHONE
 from tests.browser import add_players
+from tests.browser import in_view
+from tests.browser import log_in
 from tests.browser import open_options
+from tests.browser import screenshot
 from tests.browser import sign_up
+from tests.conftest import make_account
 
 PLAYERS = ["Ann", "Ben", "Cy"]
 
@@ -89,3 +97,62 @@ def test_a_night_its_game_and_the_chart_on_a_phone(phone):
     # Nothing on the page is wider than the phone.
     width = phone.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], width
+
+
+def tonight_of_twelve_games(app) -> None:
+    """Tonight's night with 12 games, started one after the other: 9 Oklahoma Gin games
+    finished (a gin to 50), then 3 Oh Hell games still played."""
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        night = nights.create_night(account, name="Friday")
+        for number in range(12):
+            kind = "oklahoma_gin" if number < 9 else "oh_hell"
+            names = ["Ann", "Ben"] if number < 9 else ["Ann", "Ben", "Cy"]
+            options = {"target": 50} if number < 9 else {}
+            game = games.create_game(account, kind, names, options, night_id=night.id).game
+            if number < 9:
+                win = {"upcard": "9", "result": "gin", "knocker": "Ann", "opponent_deadwood": 30}
+                games.record_hand(game, win)
+
+
+def test_home_puts_tonight_s_games_in_progress_first_and_folds_the_finished(phone, make_app):
+    app = make_app()
+    make_account(app)
+    tonight_of_twelve_games(app)
+    log_in(phone)
+    phone.goto("/")
+    tonight = phone.locator("section.tonight")
+    expect(tonight.locator("> .game-list .game-link")).to_have_count(3)
+    expect(tonight.locator("> .game-list .game-link").first).to_contain_text("Oh Hell")
+    folded = tonight.locator("details.finished-tonight")
+    expect(folded.locator("summary")).to_have_text("Finished 9")
+    expect(folded.locator(".game-link").first).to_be_hidden()
+    # Both lists of the games still played are on the first screen.
+    assert in_view(phone, phone.get_by_role("heading", name="Games in progress"))
+    assert in_view(phone, tonight.locator("> .game-list .game-link").last)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(phone, "home-twelve-games")
+    folded.locator("summary").click()
+    expect(folded.locator(".game-link")).to_have_count(9)
+    expect(folded.locator(".game-link").first).to_contain_text("Won by Ann")
+
+
+def test_the_leaderboard_s_names_are_thumb_sized_links(phone, make_app):
+    app = make_app()
+    make_account(app)
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        for pair in (["Al", "Bo"], ["Al", "Bo"]):
+            game = games.create_game(account, "oklahoma_gin", pair, {"target": 50}).game
+            games.record_hand(
+                game, {"upcard": "9", "result": "gin", "knocker": "Al", "opponent_deadwood": 30}
+            )
+    log_in(phone)
+    phone.goto("/stats/oklahoma_gin")
+    links = phone.locator(".board th[scope=row] a")
+    expect(links).to_have_count(2)
+    for link in links.all():
+        box = link.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44, box
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    screenshot(phone, "leaderboard")

@@ -265,3 +265,19 @@ def test_history_statistics_and_csv(table, app):
     assert "Passing" in header and "Moon" in header and "Ann taken" in header
     second = dict(zip(header, rows[2], strict=False))
     assert (second["Passing"], second["Moon"], second["Ann taken"]) == ("Pass right", "Ann", "26")
+
+
+@pytest.mark.parametrize(
+    ("hands", "said"),
+    [(0, "pass three cards left"), (3, "no passing, keep your cards")],
+    ids=["left", "no passing"],
+)
+def test_the_shared_view_says_the_passing_once(table, app, hands, said):
+    game = new_game(table, app)
+    for number in range(1, hands + 1):
+        hand(table, game, number, [13, 13, 0, 0])
+    table.post(f"/games/{game}/share")
+    link = re.search(r"/view/[\w-]+", table.get(f"/games/{game}/share").text).group(0)
+    view = text(table.get(link).text).lower()
+    assert said in view
+    assert view.count("passing") + view.count("pass three") == 1, view

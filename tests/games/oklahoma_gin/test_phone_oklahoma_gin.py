@@ -10,12 +10,17 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from scorekeeper.extensions import db
+from scorekeeper.models import Account
+from scorekeeper.services import games
 from tests.browser import accessibility_problems
 from tests.browser import add_players
 from tests.browser import in_view
+from tests.browser import log_in
 from tests.browser import open_options
 from tests.browser import screenshot
 from tests.browser import sign_up
+from tests.conftest import make_account
 from tests.e2e.test_phone_accessibility import api_game
 
 
@@ -113,7 +118,7 @@ def test_a_game_to_100_on_a_phone(phone):
     phone.get_by_role("button", name="Save round 5").click()
 
     expect(phone.get_by_role("heading", name="Final score")).to_be_visible()
-    expect(phone.locator(".winner")).to_have_text("Ann wins!")
+    expect(phone.locator(".winner")).to_have_text("Ann wins the game with 101 points.")
     assert in_view(phone, phone.locator(".winner"))
     expect(phone.locator(".bonus-lines tfoot td")).to_have_text(["101", "18"])
     expect(phone.locator(".sheet tfoot td")).to_have_text(["101", "18"])
@@ -242,8 +247,8 @@ def test_a_hollywood_game_to_its_end_on_a_phone(phone):
             row = phone.locator('tr[data-round="5"] td.won')
             expect(row).to_have_count(2)  # into games 2 and 3
             screenshot(phone, "gin-hollywood-sheet")
-    expect(phone.locator(".winner")).to_have_text("Ann wins!")
-    expect(phone.get_by_text("Ann wins 2 of the 3 games, with 125 points in all.")).to_be_visible()
+    winner = phone.get_by_text("Ann wins 2 of the 3 games, with 125 points in all.")
+    expect(winner).to_have_class("winner")  # said once, as the winner line
     totals = phone.locator(".hollywood-sheet tr.game-totals td")
     expect(totals).to_have_text(["20", "★ 55", "★ 55", "35", "★ 50", "20"])
     expect(phone.locator(".final-lines .bonus-lines tfoot td")).to_have_text(["125", "110"])
@@ -291,3 +296,39 @@ def test_a_long_name_without_spaces_wraps_on_a_small_phone(small_phone):
     box = page.locator('[aria-label="Who knocked"] label.chip').first.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360
     screenshot(page, "gin-long-name")
+
+
+def lines_of(locator) -> list[int]:
+    """How many lines of text each element holds, as drawn."""
+    return locator.evaluate_all(
+        """(cells) => cells.map((cell) => {
+            const range = document.createRange();
+            range.selectNodeContents(cell);
+            return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        })"""
+    )
+
+
+def test_a_hollywood_total_s_star_stays_beside_its_number(small_phone, make_app):
+    app = make_app()
+    make_account(app)
+    rounds = [("Ann", 2, 22), ("Ben", None, 30), ("Ann", 2, 12), ("Ben", 1, 16)]
+    rounds += [("Ben", 2, 22), ("Ann", 1, 46), ("Ann", 1, 6)]
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        names = ["Ann", "Ben"]
+        options = {"hollywood": True, "target": 50}
+        game = games.create_game(account, "oklahoma_gin", names, options).game
+        for knocker, mine, theirs in rounds:
+            knocker = names[0] if knocker == "Ann" else names[1]
+            entry = {"upcard": "K", "knocker": knocker, "opponent_deadwood": theirs}
+            entry |= {"result": "gin"} if mine is None else {"result": "knock"}
+            entry |= {} if mine is None else {"knocker_deadwood": mine}
+            games.record_hand(game, entry)
+        game_id = game.id
+    log_in(small_phone)
+    small_phone.goto(f"/games/{game_id}")
+    stars = small_phone.locator("td.leader", has_text="★")
+    assert stars.count() >= 4  # the final table's and the sheet's game winners
+    assert set(lines_of(stars)) == {1}
+    screenshot(small_phone, "gin-hollywood-final")

@@ -1,0 +1,92 @@
+"""On a small phone (360x740) every game's entry fits one screen, as on a 390 px phone: the
+largest usual table of each installed game, each phase of a hand, no swipe, nothing wider
+than the phone (issue 27, item 23)."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
+from scorekeeper.models import Account
+from scorekeeper.services import games
+from tests.browser import SMALL_PHONE
+from tests.browser import log_in
+from tests.browser import screenshot
+from tests.conftest import make_account
+
+NAMES = ["Ann", "Ben", "Cyrus", "Dee", "Eve", "Fay", "Gus"]
+
+
+def bids_of(state) -> dict[str, int]:
+    """The first bidder bids every card, the others 0 (with the hook the dealer bids 1)."""
+    upcoming = state.next
+    bids = dict.fromkeys(upcoming["order"], 0)
+    bids[upcoming["order"][0]] = upcoming["cards"]
+    if upcoming.get("hook") and upcoming["cards"] == sum(bids.values()):
+        bids[upcoming["dealer"]] = 1
+    return bids
+
+
+def a_round(state) -> dict:
+    """A whole hand of a bidding game: the bids, and each took what he bid."""
+    bids = bids_of(state)
+    return {"bids": bids, "tricks": bids}
+
+
+#: Each game at its largest usual table, at its largest hand: (players, options, hands played
+#: before, what opens the hand for its second phase, if it has one). Oh Hell: 7 players with 7
+#: cards (bids 0 to 7); Wizard: 6 players in round 7 (8 chips a row); Spades: bids nil to 13;
+#: Pitch: 5 players (with 6 or 7 its points take two lines a row even on a 390 px phone).
+TABLES = {
+    "oh_hell": (7, {"sequence": "down"}, 0, lambda state: {"bids": bids_of(state)}),
+    "pitch": (5, {}, 0, lambda state: {"pitcher": "Ann", "bid": 2}),
+    "oklahoma_gin": (2, {}, 0, None),
+    "wizard": (6, {}, 6, lambda state: {"bids": bids_of(state)}),
+    "spades": (4, {}, 0, lambda state: {"bids": bids_of(state)}),
+    "hearts": (6, {}, 0, None),
+    "score_pad": (7, {"name": "Catan"}, 0, None),
+}
+
+PHASES = [
+    (kind, phase)
+    for kind in TABLES
+    for phase in ("first", "second")
+    if phase == "first" or TABLES[kind][3] is not None
+]
+
+
+def test_every_installed_game_has_its_table_here():
+    assert set(TABLES) == set(GAMES)
+
+
+def game_at(app, kind: str, phase: str) -> int:
+    count, options, before, opening = TABLES[kind]
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        game = games.create_game(account, kind, NAMES[:count], options).game
+        for _ in range(before):
+            games.record_hand(game, a_round(games.played(game).state))
+        if phase == "second":
+            games.record_hand(game, opening(games.played(game).state))
+        return game.id
+
+
+@pytest.mark.parametrize(("kind", "phase"), PHASES)
+def test_a_hand_s_entry_fits_a_small_phone(small_phone, make_app, kind, phase):
+    app = make_app()
+    make_account(app)
+    game = game_at(app, kind, phase)
+    log_in(small_phone)
+    small_phone.goto(f"/games/{game}")
+    small_phone.evaluate("window.scrollTo(0, 0)")
+    screenshot(small_phone, f"entry-{kind}-{phase}")
+    entry = small_phone.locator("form#entry")
+    box = entry.bounding_box()
+    save = entry.locator("[data-save]").bounding_box()
+    assert box["y"] + box["height"] <= SMALL_PHONE["height"], (
+        f"{kind}: the entry ends at {box['y'] + box['height']:.0f} px of 740"
+    )
+    assert save["y"] + save["height"] <= SMALL_PHONE["height"]
+    width = small_phone.evaluate("document.documentElement.scrollWidth")
+    assert width <= SMALL_PHONE["width"], f"{kind}: the page is {width} px wide"
