@@ -30,6 +30,21 @@ function confirmations() {
   }, true);
 }
 
+// "Not saved: the connection failed" with a "Try again" button (the page's words), for a form
+// saved in place whose request failed (also used by sheet.js).
+function saveFailedNote(again) {
+  const note = document.createElement("p");
+  note.className = "save-failed";
+  note.setAttribute("role", "alert");
+  note.textContent = `${document.body.dataset.saveFailed || "Not saved: the connection failed. What you entered is still here."} `;
+  const retry = document.createElement("button");
+  retry.type = "button";
+  retry.textContent = document.body.dataset.retry || "Try again";
+  retry.addEventListener("click", again);
+  note.appendChild(retry);
+  return note;
+}
+
 // Save a game's form in place: one request, and the page's main part is replaced by the
 // answer (the totals updated, the next step of the hand) without loading the page again.
 // The form keeps what was typed until the answer is there; if the request fails, it says so
@@ -81,16 +96,7 @@ function inplaceForms() {
           button.disabled = false;
           button.removeAttribute("aria-busy");
         }
-        const note = document.createElement("p");
-        note.className = "save-failed";
-        note.setAttribute("role", "alert");
-        note.textContent = `${document.body.dataset.saveFailed || "Not saved: the connection failed. What you entered is still here."} `;
-        const retry = document.createElement("button");
-        retry.type = "button";
-        retry.textContent = document.body.dataset.retry || "Try again";
-        retry.addEventListener("click", () => send(form, submitter));
-        note.appendChild(retry);
-        (form.querySelector(".save-bar") || form).appendChild(note);
+        (form.querySelector(".save-bar") || form).appendChild(saveFailedNote(() => send(form, submitter)));
       });
   }
 }
