@@ -293,3 +293,23 @@ def test_no_undo_on_the_shared_view(phone):
     page.goto(url)
     expect(page.locator(".sheet")).to_be_visible()
     expect(page.locator(".undo-row")).to_have_count(0)
+
+
+def test_a_correction_whose_request_fails_says_so_and_keeps_what_was_typed(phone):
+    page = phone
+    made = oh_hell_on_a_phone(page)
+    page.locator(".sheet a.hand-link", has_text="2").first.click()
+    dialog = page.locator("dialog.correct-dialog")
+    expect(dialog).to_be_visible()
+    page.allowed_errors.append("net::ERR_FAILED")
+    page.route(f"**/games/{made}/hands/2", lambda route: route.abort())
+    chip(page, "trick", 2, 1).locator("xpath=..").click()
+    chip(page, "trick", 0, 1).locator("xpath=..").click()
+    dialog.get_by_role("button", name="Save the correction").click()
+    expect(dialog.locator(".save-failed")).to_contain_text("Not saved: the connection failed")
+    expect(chip(page, "trick", 0, 1)).to_be_checked()
+    # Once the connection is back, "Try again" saves it.
+    page.unroute(f"**/games/{made}/hands/2")
+    dialog.get_by_role("button", name="Try again").click()
+    expect(dialog).to_be_hidden()
+    assert totals(page) == ["23", "31", "20"]
