@@ -313,3 +313,20 @@ def test_a_correction_whose_request_fails_says_so_and_keeps_what_was_typed(phone
     dialog.get_by_role("button", name="Try again").click()
     expect(dialog).to_be_hidden()
     assert totals(page) == ["23", "31", "20"]
+
+
+def test_the_seven_player_sheet_fits_in_every_language(small_phone):
+    """The row heads' words are longer in Sundanese and Bengali ("১ তাস · বদলান"): they wrap,
+    the columns do not leave the phone."""
+    page = small_phone
+    sign_up(page)
+    add_players(page, *SEVEN)
+    made = play(api(page), "oh_hell", SEVEN, {}, bid_hand, 6)
+    for code in ("su", "lo", "bn"):
+        page.goto("/")
+        page.locator(f'.languages button[value="{code}"]').click()
+        page.wait_for_load_state()
+        page.goto(f"/games/{made}")
+        sheet = page.locator(".sheet-card .sheet-scroll")
+        scroll, client = sheet.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        assert scroll <= client, (code, scroll, client)
