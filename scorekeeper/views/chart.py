@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 from scorekeeper.services.stats import Progression
+from scorekeeper.views.helpers import seat_tint
 
 WIDTH, HEIGHT = 300, 200
 LEFT, RIGHT, TOP, BOTTOM = 38, 14, 10, 24
@@ -52,12 +53,13 @@ def chart(series: Progression) -> dict | None:
     if len(xticks) >= 2 and xticks[-1]["x"] - xticks[-2]["x"] < 24:
         del xticks[-2]
     lines = []
-    for number, side in enumerate(series.sides, start=1):
+    for index, side in enumerate(series.sides):
         points = [(x(i), y(v)) for i, v in enumerate(series.series[side])]
         lines.append(
             {
                 "side": side,
-                "cls": f"s{(number - 1) % 7 + 1}",
+                "cls": seat_tint(index),
+                "seat": index + 1,
                 "points": " ".join(f"{px},{py}" for px, py in points),
                 "dots": points if count <= 16 else [],
                 "final": series.series[side][-1],

@@ -80,6 +80,7 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["game_title"] = lambda game: game.plugin.game_title(game.options)
     app.jinja_env.filters["night_title"] = night_title
     app.jinja_env.globals["sheet_start"] = sheet_start
+    app.jinja_env.globals["seat_tint"] = seat_tint
     # A form saved in place asks for the page's main part only: the rest is not rendered.
     app.jinja_env.globals["fragment_only"] = lambda: has_request_context() and wants_fragment()
     app.jinja_env.globals["has_prefix"] = has_prefix
@@ -127,6 +128,17 @@ def join_names(names) -> str:
 def hands(count: int, rules) -> str:
     """A count in the game's own word: "1 hand", "3 rounds"."""
     return rules.phrase("count", count=count)
+
+
+#: The seat colours (``--s1`` ... in app.css): a seat, or a side in team games, has the same
+#: one on the entry rows, the score sheet's header and the chart's line; beyond seven they
+#: repeat (the seat number tells them apart, as it does without colour).
+SEAT_COLOURS = 7
+
+
+def seat_tint(index: int) -> str:
+    """The class of the colour of seat (or side) ``index`` (0-based): "s1" ... "s7"."""
+    return f"s{index % SEAT_COLOURS + 1}"
 
 
 #: A game page's score sheet shows this many of the latest hands (a long game's page stays

@@ -30,6 +30,22 @@ function confirmations() {
   }, true);
 }
 
+// "Not saved: the connection failed" with a "Try again" button (the page's words), for a form
+// saved in place whose request failed (also used by sheet.js).
+function saveFailedNote(again) {
+  const note = document.createElement("p");
+  note.className = "save-failed";
+  note.setAttribute("role", "alert");
+  const words = Words.of(document.body);
+  note.textContent = `${words.save_failed || ""} `;
+  const retry = document.createElement("button");
+  retry.type = "button";
+  retry.textContent = words.retry || "↻";
+  retry.addEventListener("click", again);
+  note.appendChild(retry);
+  return note;
+}
+
 // Save a game's form in place: one request, and the page's main part is replaced by the
 // answer (the totals updated, the next step of the hand) without loading the page again.
 // The form keeps what was typed until the answer is there; if the request fails, it says so
@@ -83,16 +99,7 @@ function inplaceForms() {
           button.disabled = false;
           button.removeAttribute("aria-busy");
         }
-        const note = document.createElement("p");
-        note.className = "save-failed";
-        note.setAttribute("role", "alert");
-        note.textContent = `${words.save_failed || ""} `;
-        const retry = document.createElement("button");
-        retry.type = "button";
-        retry.textContent = words.retry || label;
-        retry.addEventListener("click", () => send(form, submitter));
-        note.appendChild(retry);
-        (form.querySelector(".save-bar") || form).appendChild(note);
+        (form.querySelector(".save-bar") || form).appendChild(saveFailedNote(() => send(form, submitter)));
       });
   }
 }

@@ -236,7 +236,13 @@ def test_knock_undercut_gin_and_draw_are_recorded_and_shown(table, app):
         page,
     )
     assert re.search(r'<span class="who">Ann</span>\s*<span class="note">2 rounds won', page)
-    assert '<th scope="col" class="leader">★ Ben</th>' in page
+    # The leader's column: starred, in seat 2's colour, the name under the seat's number.
+    assert re.search(
+        r'<th scope="col" class="seat-col s2 leader" data-seat-col="2">'
+        r'<span class="seat-line">★<span class="seat-no s2" aria-hidden="true">2</span></span>'
+        r'<span class="who">Ben</span></th>',
+        page,
+    )
     found = stored(app, game)
     assert found.totals_by_side == {"Ann": 31, "Ben": 55}
     assert found.hand_count == 4
@@ -606,7 +612,8 @@ def test_hollywood_the_sheet_shows_the_three_games_side_by_side(table, app):
     head = re.sub(r"\s+", " ", re.search(r"<thead>.*?</thead>", page, re.S).group(0))
     assert 'Game 1 <span class="small">Ben won</span>' in head
     assert "Game 2</th>" in head and "Game 3</th>" in head
-    assert head.count(">Ann</th>") == 3 and head.count(">Ben</th>") == 3
+    assert head.count('<span class="who">Ann</span></th>') == 3
+    assert head.count('<span class="who">Ben</span></th>') == 3
     # Each round's score sits in the games it went into: Ann, Ben per game.
     assert game_cells(sheet_row(page, 1)) == {1: [["20", "20"], []], 2: [[], []], 3: [[], []]}
     assert game_cells(sheet_row(page, 2)) == {1: [[], ["55", "55"]], 2: [[], []], 3: [[], []]}
