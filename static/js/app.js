@@ -84,7 +84,7 @@ function inplaceForms() {
         // (beside its field), what the server said of the save ("Bids of hand 3 changed"),
         // or the hand now. Reading the layout here, not above, lets the update land first.
         requestAnimationFrame(() => {
-          const refused = document.querySelector(".form-errors:not([hidden]), .has-error, form p.error[role=alert]");
+          const refused = document.querySelector(".form-errors:not([hidden]), .has-error, form :is(p.error[role=alert])");
           const target = refused || main.querySelector(".flashes") || document.getElementById("now");
           if (!target) return;
           const box = target.getBoundingClientRect();

@@ -93,7 +93,7 @@
     fetch(href, { headers: asFragment, credentials: "same-origin" })
       .then((response) => (response.ok ? response.text() : Promise.reject(response)))
       .then((html) => {
-        if (!html.includes("<form")) throw new Error("no form");
+        if (!html.includes("<form")) throw new Error("no_form");
         opened = href;
         show(html);
       })
