@@ -36,9 +36,33 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_security(app)
     register_i18n(app)
     register_template_helpers(app)
+    worked_out_per_request(app)
     register_commands(app)
     register_proxy(app)
     return app
+
+
+def worked_out_per_request(app: Flask) -> None:
+    """Every filter of the app's own (and of its extensions) is worked out when the page is
+    shown. Jinja works out a filter of constants (``{{ 0|num }}``) once, when it compiles
+    the template, unless the filter takes the context: the number, date or word would then be
+    written in the language of whoever asked first, for every reader after."""
+    from functools import wraps
+
+    from jinja2 import pass_context
+    from jinja2.filters import FILTERS
+
+    def per_request(func):
+        @pass_context
+        @wraps(func)
+        def shown(_context, *args, **kwargs):
+            return func(*args, **kwargs)
+
+        return shown
+
+    for name, func in list(app.jinja_env.filters.items()):
+        if FILTERS.get(name) is not func and not hasattr(func, "jinja_pass_arg"):
+            app.jinja_env.filters[name] = per_request(func)
 
 
 def configure(app: Flask, test_config: dict | None) -> None:

@@ -232,6 +232,15 @@ class JSONProvider(DefaultJSONProvider):
         return super().dumps(rules_i18n.shown(obj), **kwargs)
 
 
+def speak_to_the_rules() -> None:
+    """The rules' words through the reader's catalog and digits (the rules layer keeps them
+    process-wide: ``register`` plugs them in, as would a test that unplugged them).
+
+    The rules fill their placeholders themselves (numbers in the reader's digits), so they get
+    the catalog's texts as they are (Flask-Babel's ngettext would fill in ``num`` only)."""
+    rules_i18n.use(gettext, ngettext, number, names, pgettext)
+
+
 def register(app: Flask) -> None:
     # One Babel per app: its catalogs are cached on it, so two apps of one process (the
     # tests') never share a translation directory's catalogs.
@@ -242,9 +251,7 @@ def register(app: Flask) -> None:
         ngettext=_template_ngettext,
         pgettext=_template_pgettext,
     )
-    # The rules fill their placeholders themselves (numbers in the reader's digits), so they
-    # get the catalog's texts as they are (Flask-Babel's ngettext would fill in ``num`` only).
-    rules_i18n.use(gettext, ngettext, number, names, pgettext)
+    speak_to_the_rules()
     app.json = JSONProvider(app)
     app.jinja_env.filters["num"] = number
     app.jinja_env.filters["day"] = day

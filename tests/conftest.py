@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from scorekeeper import create_app
 from scorekeeper.config import database_uri
 from scorekeeper.extensions import db
+from scorekeeper.i18n import speak_to_the_rules
 from tests.openapi_check import check_response
 
 pytest_plugins = ["tests.browser"]
@@ -183,6 +184,7 @@ def make_app(database, plain_app):
         if not overrides and shared not in made:
             shared.config.clear()
             shared.config.update(config)
+            speak_to_the_rules()  # as building it did (a rules test may have unplugged them)
             app = shared
         else:
             app = create_app(settings_for(database["uri"], database["instance"], **overrides))

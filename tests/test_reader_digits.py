@@ -163,3 +163,13 @@ def test_the_hand_sizes_are_typed_as_the_example_says_in_bengali_digits(app, ben
     assert bad.status_code == 422
     assert "৭, ৭, ৭" in bad.text and 'value="৭, x"' in bad.text
     assert "7, 7, 7" not in shown_text(bad.text)
+
+
+def test_a_number_in_a_template_follows_each_reader_not_the_first(app):
+    """A constant through a filter (``{{ 0|num }}``) is written for the request that shows it,
+    not worked out once when the template is compiled, in the first reader's language."""
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        template = app.jinja_env.from_string("{{ 0|num }} {{ -3|signed }} {{ 12|num }}")
+        assert template.render() == "0 −3 12"
+    with app.test_request_context(headers={"Accept-Language": "bn"}):
+        assert template.render() == "০ −৩ ১২"

@@ -50,7 +50,11 @@ def test_not_found_page_is_friendly(client):
     assert "Traceback" not in response.text
 
 
-def test_an_unexpected_error_shows_a_friendly_page_without_a_trace(app, client):
+def test_an_unexpected_error_shows_a_friendly_page_without_a_trace(make_app):
+    # An app of its own (the worker's plain app has served requests: no route can be added).
+    app = make_app(PROPAGATE_EXCEPTIONS=False)
+    client = app.test_client()
+
     @app.get("/boom")
     def boom():
         raise RuntimeError("secret internals")
