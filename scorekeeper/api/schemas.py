@@ -31,6 +31,7 @@ from pydantic import model_validator
 from pydantic_core import PydanticCustomError
 from pydantic_core import core_schema
 
+from scorekeeper.errors import Refusal
 from scorekeeper.games import GAMES
 from scorekeeper.games import GamePlugin
 from scorekeeper.games import text as rules_text
@@ -99,8 +100,13 @@ class Text:
         )
         return found
 
+    def fits(self, value: str) -> bool:
+        return self.least <= len(value) <= self.most and bool(
+            _compiled(self.pattern()).match(value)
+        )
+
     def check(self, value: str) -> str:
-        if self.least <= len(value) <= self.most and _compiled(self.pattern()).match(value):
+        if self.fits(value):
             return value
         code, message = self.refusal(value)
         raise PydanticCustomError(code, "{message}", {"message": message, "refusal": True})
@@ -470,17 +476,7 @@ def _option_type(spec: Option, optional: bool) -> Any:
     elif spec.kind == "choice":
         kind = Literal[tuple(spec.choices)]
     elif spec.kind == "text":
-        kind = Annotated[
-            str,
-            Text(
-                f"OptionText{spec.minimum or 0}To{spec.maximum}",
-                rules_text.line_pattern,
-                lambda: _(spec.label),
-                spec.maximum or 0,
-                spec.minimum or 0,
-                code="option_value",
-            ),
-        ]
+        kind = Annotated[str, _option_text(spec)]
     elif spec.kind == "list":
         kind = list[Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]]
     else:
@@ -489,6 +485,32 @@ def _option_type(spec: Option, optional: bool) -> Any:
         kind, Field(description=english(spec.help or spec.label), title=english(spec.label))
     ]
     return described | None if optional or spec.default is None else described
+
+
+def _option_text(spec: Option) -> Text:
+    return Text(
+        f"OptionText{spec.minimum or 0}To{spec.maximum}",
+        rules_text.line_pattern,
+        lambda: _(spec.label),
+        spec.maximum or 0,
+        spec.minimum or 0,
+        code="option_value",
+    )
+
+
+def refuse_option_texts(kind: object, options: object) -> None:
+    """A game's text options (a score pad's name) as the document says them: the request's
+    options are the game's to check, but for these the services count the text once its
+    spaces are collapsed, the document as sent."""
+    if not isinstance(kind, str) or kind not in GAMES or not isinstance(options, dict):
+        return
+    for spec in _widest_specs(GAMES[kind]):
+        value = options.get(spec.key)
+        if spec.kind == "text" and isinstance(value, str):
+            text = _option_text(spec)
+            if not text.fits(value):
+                code, message = text.refusal(value)
+                raise Refusal(code, message, f"options.{spec.key}")
 
 
 def _widest_specs(plugin: GamePlugin) -> list[Option]:

@@ -174,6 +174,7 @@ def list_rule_sets():
 def save_rule_set():
     """Name a set of options for a game (a set of the same name is replaced)."""
     sent = body()
+    s.refuse_option_texts(sent["game"], sent["options"])
     saved = rule_sets.save_rule_set(g.account, sent["game"], sent["name"], sent["options"])
     return rule_sets.answer(saved), 201
 
@@ -210,6 +211,7 @@ def delete_rule_set(rule_set_id: int):
 def create_game():
     """Create a game: players in seat order, options, first dealer, night."""
     sent = body()
+    s.refuse_option_texts(sent["game"], sent.get("options"))
     result = games.create_game(
         g.account,
         sent["game"],
