@@ -25,3 +25,7 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 forwarded_allow_ips = (
     (os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1,::1") if _proxy_fix else ""
 )
+# The longest request line gunicorn reads (its default, said here): the app itself answers an
+# address longer than scorekeeper.web.URL_MAX (2048) with 414 in its error format, so this
+# limit (whose answer is gunicorn's HTML page) is never the one a client meets.
+limit_request_line = 4094

@@ -5,18 +5,21 @@
   store) is refused with 400 ``invalid_json`` instead of failing deep inside a view.
 - ``BoundedIntegerConverter`` replaces the ``int`` URL converter app-wide: an id beyond what
   the database's integer columns hold (2**31 - 1 on PostgreSQL) is simply not found (404).
-- ``check_url``: a NUL character (``%00``) in the path is not found (404), in the query string
-  a 400: PostgreSQL cannot compare text holding one (a share token, a game's key).
+- ``check_url``: an address longer than ``URL_MAX`` is 414 (before gunicorn's own limit,
+  whose answer is HTML); a NUL character (``%00``) in the path is not found (404), in the
+  query string a 400: PostgreSQL cannot compare text holding one (a share token, a game's key).
 """
 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from flask import Flask
 from flask import json as flask_json
 from flask import request
 from flask.wrappers import Request as FlaskRequest
+from werkzeug.exceptions import RequestURITooLarge
 from werkzeug.routing import IntegerConverter
 
 from scorekeeper.errors import NotFound
@@ -127,10 +130,27 @@ class BoundedIntegerConverter(IntegerConverter):
 
 
 NUL_IN_QUERY = N_("The address holds a NUL character (%00): remove it.")
+#: The longest address (path and query string, as sent) the app answers: below gunicorn's
+#: ``limit_request_line`` (gunicorn.conf.py), which would answer a page of its own in HTML.
+URL_MAX = 2048
+
+
+def sent_url_length() -> int:
+    """The length of the path and query string as the client wrote them (percent-encoded)."""
+    environ = request.environ
+    raw = environ.get("RAW_URI") or environ.get("REQUEST_URI")
+    if raw:
+        return len(raw)
+    path = quote(environ.get("PATH_INFO", "").encode("latin-1"), safe="/;:@&=+$,!~*'()")
+    query = environ.get("QUERY_STRING", "")
+    return len(path) + (len(query) + 1 if query else 0)
 
 
 def check_url() -> None:
-    """Before every view: no NUL in the path (404) or the query string (400)."""
+    """Before every view: no address longer than ``URL_MAX`` (414, in the error format of the
+    API or a page), no NUL in the path (404) or the query string (400)."""
+    if sent_url_length() > URL_MAX:
+        raise RequestURITooLarge()
     if "\x00" in request.path:
         raise NotFound(N_("That page was not found."))
     for key, value in request.args.items(multi=True):

@@ -10,7 +10,10 @@ in the document and validated like the others.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import cache
 from typing import Annotated
 from typing import Any
@@ -25,10 +28,16 @@ from pydantic import TypeAdapter
 from pydantic import create_model
 from pydantic import model_serializer
 from pydantic import model_validator
+from pydantic_core import PydanticCustomError
+from pydantic_core import core_schema
 
+from scorekeeper.errors import Refusal
 from scorekeeper.games import GAMES
 from scorekeeper.games import GamePlugin
+from scorekeeper.games import text as rules_text
 from scorekeeper.games.base import Option
+from scorekeeper.games.errors import RuleError
+from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import english
 from scorekeeper.games.schema import Bonus
 from scorekeeper.games.schema import Closed
@@ -38,6 +47,193 @@ Count = Annotated[int, Field(ge=0)]
 Rate = Annotated[float | None, Field(description="null when there is nothing to divide by")]
 Moment = Annotated[str, Field(description="ISO 8601 date and time with its zone")]
 Status = Literal["in_progress", "finished", "abandoned"]
+
+
+# Text as people type it ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Text:
+    """A text field as the app checks it, written into its JSON schema (``pattern``,
+    ``minLength``, ``maxLength``) and checked here, on the text as sent, with the very same
+    pattern: what the document says a name may be is what the API takes.
+
+    The pattern (``scorekeeper.games.text``) refuses control characters (NUL included),
+    invisible ones and a zero-width joiner anywhere but between two emoji, and takes only
+    characters that stay themselves in NFKC form, so the services' own checks (which come
+    after, on the normalized text) take whatever it takes. The lengths count the text as
+    sent (the services count it once spaces are collapsed). A refusal has the code and the
+    message the services give."""
+
+    title: str
+    pattern: Callable[[], str]
+    what: Callable[[], str]
+    most: int
+    least: int = 0
+    required: Callable[[], str] | None = None
+    code: str = "name_invalid"
+    too_long_code: str | None = None
+    #: The one refusal of a text that is no name (a date): its message, and its description.
+    message: Callable[[], str] | None = None
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        TEXTS[self.title] = self
+
+    def __get_pydantic_core_schema__(self, source, handler):
+        return core_schema.no_info_after_validator_function(self.check, handler(source))
+
+    def __get_pydantic_json_schema__(self, schema, handler):
+        # Under its own name in the document (its pattern is long): ``with_texts`` puts the
+        # reference in (pydantic would look for it among its own definitions).
+        return {TEXT_KEY: self.title}
+
+    def json_schema(self) -> dict:
+        found = {"type": "string", "pattern": self.pattern(), "maxLength": self.most}
+        if self.least:
+            found["minLength"] = self.least
+        found["description"] = self.description or (
+            f"{english(self.what())}: at most {self.most} characters as sent"
+            + (f", at least {self.least}" if self.least else "")
+            + "; no control (NUL included) or invisible characters, a zero-width joiner only "
+            "between two emoji, and only characters that NFKC leaves one character."
+        )
+        return found
+
+    def fits(self, value: str) -> bool:
+        return self.least <= len(value) <= self.most and bool(
+            _compiled(self.pattern()).match(value)
+        )
+
+    def check(self, value: str) -> str:
+        if self.fits(value):
+            return value
+        code, message = self.refusal(value)
+        raise PydanticCustomError(code, "{message}", {"message": message, "refusal": True})
+
+    def refusal(self, value: str) -> tuple[str, str]:
+        """The code and message of a refused text: the services' own when they refuse it."""
+        if self.message is not None:
+            return self.code, str(self.message())
+        what = self.what()
+        try:
+            text = rules_text.normalize_line(value.replace("\n", " "), what, None, self.code)
+        except RuleError as error:
+            return error.code, str(error.message)
+        if not text and self.required:
+            return self.code, str(self.required())
+        if len(value) > self.most:
+            return self.too_long_code or self.code, _(
+                "%(what)s can be at most %(most)s characters (%(given)s given).",
+                what=what,
+                most=self.most,
+                given=len(value),
+            )
+        if len(value) < self.least:
+            return self.code, _(
+                "%(what)s must be at least %(least)s characters.", what=what, least=self.least
+            )
+        return self.code, _(
+            "%(what)s holds a character that is written differently once normalized (a "
+            "ligature, a fraction...): type it again without it.",
+            what=what,
+        )
+
+
+#: Every kind of text, by its name in the document.
+TEXTS: dict[str, Text] = {}
+
+
+TEXT_KEY = "x-scorekeeper-text"
+
+
+def text_schemas() -> dict[str, dict]:
+    """The JSON schema of every kind of text, by name."""
+    return {title: text.json_schema() for title, text in TEXTS.items()}
+
+
+def with_texts(node: Any) -> Any:
+    """The document with each text's place holder made a reference to the text's schema."""
+    if isinstance(node, dict):
+        if TEXT_KEY in node:
+            return {"$ref": f"#/components/schemas/{node[TEXT_KEY]}"}
+        return {key: with_texts(value) for key, value in node.items()}
+    if isinstance(node, list):
+        return [with_texts(each) for each in node]
+    return node
+
+
+@cache
+def _compiled(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+#: A player's name (the roster's, a seat's, a dealer's): 1 to 40 characters.
+Name = Annotated[
+    str,
+    Text("Name", rules_text.line_pattern, lambda: _("A name"), 40, 1, lambda: _("Enter a name.")),
+]
+RuleSetName = Annotated[
+    str,
+    Text(
+        "RuleSetName",
+        rules_text.line_pattern,
+        lambda: _("A rule set's name"),
+        40,
+        1,
+        lambda: _("Name the rule set."),
+    ),
+]
+Username = Annotated[
+    str, Text("Username", rules_text.username_pattern, lambda: _("Username"), 40, 3)
+]
+# The service checks the length (422 password_invalid, with its message).
+Password = Annotated[str, Field(json_schema_extra={"minLength": 8, "maxLength": 200})]
+Day = Annotated[
+    str,
+    Text(
+        "Date",
+        lambda: "^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+        lambda: _("The date"),
+        10,
+        10,
+        code="date_invalid",
+        message=lambda: _("The date must be text like %(example)s.", example="2024-05-17"),
+        description="YYYY-MM-DD. A date before 1900-01-01 or more than a year from today is "
+        "422 date_invalid (what is too late depends on the day).",
+    ),
+]
+
+
+def _night_text(title: str, what: Callable[[], str], most: int, lines: bool = False) -> Any:
+    return Annotated[
+        str,
+        Text(
+            title,
+            lambda: rules_text.line_pattern(False, lines),
+            what,
+            most,
+            too_long_code="text_too_long",
+        ),
+    ]
+
+
+class GameKey(RootModel[str]):
+    """One of the registered games' keys."""
+
+    @model_validator(mode="after")
+    def _registered(self) -> GameKey:
+        if self.root not in GAMES:
+            raise PydanticCustomError(
+                "option_value",
+                "{message}",
+                {"message": _("Choose one of the games."), "refusal": True},
+            )
+        return self
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema, handler):
+        return {"type": "string", "enum": list(GAMES)}
 
 
 # Errors, accounts, tokens, players ------------------------------------------------------
@@ -67,8 +263,8 @@ class Errors(Closed):
 
 
 class Credentials(Closed):
-    username: str
-    password: str
+    username: Username
+    password: Password
 
 
 class AccountOut(Closed):
@@ -91,11 +287,11 @@ class PlayerList(Closed):
 
 
 class NewPlayer(Closed):
-    name: str
+    name: Name
 
 
 class PlayerChange(Closed):
-    name: str | None = None
+    name: Name | None = None
     archived: bool | None = None
 
 
@@ -103,9 +299,15 @@ class PlayerChange(Closed):
 
 
 class NewRuleSet(Closed):
+    """A named set of a game's options: one of these, by ``game``."""
+
     game: str
-    name: str
+    name: RuleSetName
     options: dict[str, Any]
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, core_schema, handler):
+        return one_of("rule_set", handler, "A named set of a game's options.")
 
 
 class RuleSetOut(Closed):
@@ -122,8 +324,8 @@ class RuleSetList(Closed):
 class TableChange(Closed):
     """A correction of the table: the players in their true seat order, the first dealer."""
 
-    players: list[str] | None = None
-    first_dealer: str | None = None
+    players: list[Name] | None = None
+    first_dealer: Name | None = None
 
 
 class ListQuery(BaseModel):
@@ -131,8 +333,9 @@ class ListQuery(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    player: str | None = None
-    game: str | None = None
+    # Left out when not given (a query has no null).
+    player: Name = None  # type: ignore[assignment]
+    game: GameKey = None  # type: ignore[assignment]
     page: Annotated[int, Field(ge=1, le=1_000_000)] = 1
 
 
@@ -156,11 +359,10 @@ class GameList(Closed):
 
 
 class NewNight(Closed):
-    date: str | None = Field(None, description="YYYY-MM-DD; default: today")
-    # Lengths are the nights service's to check (422 text_too_long, spaces collapsed first).
-    name: str | None = Field(None, json_schema_extra={"maxLength": 80})
-    place: str | None = Field(None, json_schema_extra={"maxLength": 80})
-    notes: str | None = Field(None, json_schema_extra={"maxLength": 2000})
+    date: Day | None = Field(None, description="default: today")
+    name: _night_text("NightName", lambda: _("The name"), 80) | None = None
+    place: _night_text("NightPlace", lambda: _("The place"), 80) | None = None
+    notes: _night_text("NightNotes", lambda: _("The notes"), 2000, lines=True) | None = None
 
 
 class NightGame(Closed):
@@ -274,7 +476,7 @@ def _option_type(spec: Option, optional: bool) -> Any:
     elif spec.kind == "choice":
         kind = Literal[tuple(spec.choices)]
     elif spec.kind == "text":
-        kind = Annotated[str, Field(min_length=spec.minimum, max_length=spec.maximum)]
+        kind = Annotated[str, _option_text(spec)]
     elif spec.kind == "list":
         kind = list[Annotated[int, Field(ge=spec.minimum, le=spec.maximum)]]
     else:
@@ -283,6 +485,32 @@ def _option_type(spec: Option, optional: bool) -> Any:
         kind, Field(description=english(spec.help or spec.label), title=english(spec.label))
     ]
     return described | None if optional or spec.default is None else described
+
+
+def _option_text(spec: Option) -> Text:
+    return Text(
+        f"OptionText{spec.minimum or 0}To{spec.maximum}",
+        rules_text.line_pattern,
+        lambda: _(spec.label),
+        spec.maximum or 0,
+        spec.minimum or 0,
+        code="option_value",
+    )
+
+
+def refuse_option_texts(kind: object, options: object) -> None:
+    """A game's text options (a score pad's name) as the document says them: the request's
+    options are the game's to check, but for these the services count the text once its
+    spaces are collapsed, the document as sent."""
+    if not isinstance(kind, str) or kind not in GAMES or not isinstance(options, dict):
+        return
+    for spec in _widest_specs(GAMES[kind]):
+        value = options.get(spec.key)
+        if spec.kind == "text" and isinstance(value, str):
+            text = _option_text(spec)
+            if not text.fits(value):
+                code, message = text.refusal(value)
+                raise Refusal(code, message, f"options.{spec.key}")
 
 
 def _widest_specs(plugin: GamePlugin) -> list[Option]:
@@ -310,10 +538,19 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
     upcoming = create_model(
         f"{name}Next", __base__=(AsGiven, schema.Next), __doc__=schema.Next.__doc__
     )
+    # A text option without a default (a score pad's name) must be given.
+    required = {spec.key for spec in specs if spec.kind == "text" and spec.default is None}
     options_in = create_model(
         f"{name}OptionsIn",
         __base__=Closed,
-        **{spec.key: (_option_type(spec, True), None) for spec in specs},
+        **{
+            spec.key: (
+                (_option_type(spec, False), ...)
+                if spec.key in required
+                else (_option_type(spec, True), None)
+            )
+            for spec in specs
+        },
     )
     options_out = create_model(
         f"{name}Options",
@@ -359,14 +596,30 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
         notices=(list[str], ...),
         next=(upcoming | None, ...),
     )
+    rules = plugin.rules
     new_game = create_model(
         f"{name}NewGame",
         __base__=Closed,
         game=(Literal[plugin.key], ...),
-        players=(list[str], Field(..., description="Names in seat order, clockwise")),
-        options=(options_in | None, None),
-        first_dealer=(str | None, None),
+        players=(
+            list[Name],
+            Field(
+                ...,
+                description="Names in seat order, clockwise (each once, ignoring case)",
+                min_length=rules.min_players,
+                max_length=rules.max_players,
+            ),
+        ),
+        options=(options_in, ...) if required else (options_in | None, None),
+        first_dealer=(Name | None, None),
         night_id=(int | None, None),
+    )
+    rule_set = create_model(
+        f"{name}RuleSet",
+        __base__=Closed,
+        game=(Literal[plugin.key], ...),
+        name=(RuleSetName, ...),
+        options=(options_in, ...),
     )
     figures = create_model(
         f"{name}Figures",
@@ -401,6 +654,7 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
         "hand": hand,
         "state": state,
         "new_game": new_game,
+        "rule_set": rule_set,
         "stats": stats,
     }
 
@@ -446,9 +700,9 @@ class NewGame(Closed):
     game night it belongs to."""
 
     game: str
-    players: list[str]
+    players: list[Name]
     options: dict[str, Any] | None = None
-    first_dealer: str | None = None
+    first_dealer: Name | None = None
     night_id: int | None = None
 
     @classmethod
@@ -496,11 +750,3 @@ class OpenApi(BaseModel):
     model_config = ConfigDict(extra="allow")
 
     openapi: str
-
-
-class GameKey(RootModel[str]):
-    """One of the registered games' keys."""
-
-    @classmethod
-    def __get_pydantic_json_schema__(cls, core_schema, handler):
-        return {"type": "string", "enum": list(GAMES)}

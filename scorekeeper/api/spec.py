@@ -63,6 +63,9 @@ def problems_of(error: ValidationError | list[dict]) -> list[Problem]:
         location = tuple(part for part in found["loc"] if not _is_branch(part))
         field = _where(location)
         kind = found["type"]
+        if found.get("ctx", {}).get("refusal"):  # the app's own refusal (``schemas.Text``)
+            problems.append(Problem(kind, found["msg"], field))
+            continue
         if kind == "missing":
             problems.append(Problem("required", _("“%(field)s” is missing.", field=field), field))
             continue
@@ -132,6 +135,8 @@ spec = SpecTree(
 DECLARED: dict[tuple[type[BaseModel], str], None] = {}
 #: Operations whose success answer is no JSON (a CSV file): their media type.
 RAW_MEDIA: dict[str, str] = {}
+#: Operations whose body the view reads itself (a backup, plain or gzip-compressed): its model.
+RAW_BODY: dict[str, type[BaseModel]] = {}
 REF = "#/components/schemas/{model}"
 _drawn: dict[int, dict] = {}
 
@@ -149,10 +154,22 @@ def document() -> dict:
         found["components"]["schemas"] = schemas_now()
         for item in found["paths"].values():
             for operation in item.values():
+                body = RAW_BODY.get(operation.get("operationId"))
+                if body is not None:
+                    operation["requestBody"] = {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {"$ref": REF.format(model=spec.naming_strategy(body))}
+                            },
+                            "application/gzip": {"schema": {"type": "string", "format": "binary"}},
+                        },
+                    }
                 media = RAW_MEDIA.get(operation.get("operationId"))
                 if media is not None:
                     success = operation["responses"]["200"]
                     success["content"] = {media: {"schema": {"type": "string"}}}
+        found = schemas.with_texts(found)
         _drawn.clear()
         _drawn[GAMES.version] = found
     return found
@@ -171,16 +188,39 @@ def schemas_now() -> dict[str, dict]:
     for schema in drawn.values():
         for name, each in schema.pop("$defs", {}).items():
             nested.setdefault(name, each)
-    return {**drawn, **nested}
+    return {**drawn, **nested, **schemas.text_schemas()}
 
 
-def answers(*errors: int, **success: Any) -> Response:
+#: What every operation may answer besides its own answers: an address longer than the app
+#: takes (``web.URL_MAX``, below gunicorn's ``limit_request_line``), in the error format.
+EVERY = {414: "The address (path and query) is longer than 2048 characters: uri_too_long."}
+#: What every operation with a request body may answer besides.
+WITH_BODY = {
+    400: "Not JSON (invalid_json), not an object, or not what the schema says (wrong_type, "
+    "required, name_invalid, ...).",
+    413: "A body over 2 MB (a restore: over the backup limit).",
+}
+
+
+def answers(*errors: int | tuple[int, str], **success: Any) -> Response:
     """The documented answers of an operation: ``HTTP_201=Model`` (``HTTP_204=None`` for
-    no body) and the error statuses it may give, each in the error format."""
+    no body) and the error statuses it may give, each in the error format: a status, or a
+    status with what it means for this operation (``(409, "The game is over")``)."""
     empty = [code for code, model in success.items() if model is None]
     models = {code: model for code, model in success.items() if model is not None}
-    models.update({f"HTTP_{status}": schemas.Errors for status in errors})
+    described = dict(EVERY)
+    for each in errors:
+        status, description = each if isinstance(each, tuple) else (each, None)
+        described[status] = description
+    for status, description in sorted(described.items()):
+        models[f"HTTP_{status}"] = (schemas.Errors, description) if description else schemas.Errors
     return Response(*empty, **models)
+
+
+#: Operations whose answer to a request the document allows may still be 422 (or 409), by the
+#: state of what they change (a hand against the game so far, a name already taken, a game
+#: not finished): operation id -> the statuses. The schemathesis drill reads it.
+STATE_DEPENDENT: dict[str, tuple[int, ...]] = {}
 
 
 def check_json_body() -> None:
@@ -203,14 +243,24 @@ def declare(
     security: dict | None = BEARER,
     tags: tuple[str, ...] = (),
     raw: str | None = None,
+    raw_body: type[BaseModel] | None = None,
     streamed: bool = False,
 ):
     """Declare an operation once: its body and query models (checked before the view), its
     answers (the models the view answers with), its security; ``raw`` names the media type
-    of an answer that is no JSON (a CSV file). A ``streamed`` answer (a whole account's
-    backup) is documented but not checked: spectree would read all of it into memory."""
+    of an answer that is no JSON (a CSV file), ``raw_body`` the model of a body the view
+    reads itself (documented, not checked here: a backup, plain or gzipped). A ``streamed``
+    answer (a whole account's backup) is documented but not checked: spectree would read all
+    of it into memory."""
 
     def wrap(view):
+        if json is not None:
+            for status, description in WITH_BODY.items():
+                resp.code_models.setdefault(f"HTTP_{status}", schemas.Errors)
+                resp._raw_code_models.setdefault(f"HTTP_{status}", schemas.Errors)
+                resp.code_descriptions.setdefault(f"HTTP_{status}", description)
+        documented = {int(code[5:]) for code in resp._raw_code_models}
+        STATE_DEPENDENT[view.__name__] = tuple(sorted(documented & {409, 422}))
         validated = spec.validate(
             json=json,
             query=query,
@@ -227,6 +277,9 @@ def declare(
             DECLARED[(model, "serialization")] = None
         if raw:
             RAW_MEDIA[view.__name__] = raw
+        if raw_body is not None:
+            RAW_BODY[view.__name__] = raw_body
+            DECLARED[(raw_body, "validation")] = None
         if streamed:
             if json is not None or query is not None:
                 raise TypeError("a streamed answer's operation takes no body or query")

@@ -12,6 +12,7 @@ The app's ``scorekeeper.text`` gives the same as its own refusals.
 from __future__ import annotations
 
 import unicodedata
+from functools import cache
 
 from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
@@ -132,3 +133,128 @@ def sort_key(text: str) -> tuple[str, str]:
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(char for char in decomposed if not unicodedata.combining(char))
     return plain.casefold(), text
+
+
+# The same rules as patterns (the API's JSON schemas) ----------------------------------------
+#
+# A pattern is checked on the text as sent. It takes only characters that stay one character,
+# and one this module accepts, in NFKC form (``Ａ`` is ``A``; the ligature ``ﬁ``, two letters
+# in NFKC, is refused), so a text it takes is accepted as it is and never grows longer when
+# normalized: what a pattern takes, the checks above take too.
+
+
+def _taken_as_typed(char: str) -> str | None:
+    """The character's NFKC form when it is one character the checks accept (a line break or
+    tab counts as the space it is read as), else None."""
+    if _refused(char.translate(SPACES)) or char == ZWJ:
+        return None
+    normal = unicodedata.normalize("NFKC", char)
+    if len(normal) != 1 or _refused(normal.translate(SPACES)):
+        return None
+    return normal
+
+
+def _escape(code: int) -> str:
+    if code > 0xFFFF:
+        return chr(code)  # Python's re, JSON schema validators and pydantic read it as one
+    return f"\\u{code:04x}"
+
+
+def _char_class(ranges: list[list[int]], negated: bool = False) -> str:
+    body = "".join(
+        _escape(low) if low == high else f"{_escape(low)}-{_escape(high)}" for low, high in ranges
+    )
+    return f"[^{body}]" if negated else f"[{body}]"
+
+
+def _complement(ranges: list[list[int]]) -> list[list[int]]:
+    """The code points outside ``ranges``, but the surrogates: a lone one is no JSON text (the
+    app refuses the body, 400 invalid_json) and JSON schema validators refuse a pattern that
+    names them."""
+    outside: list[list[int]] = []
+    start = 0
+    for low, high in [*ranges, [0x110000, 0x110000]]:
+        if low > start:
+            gap = (start, low - 1)
+            for part in ([gap[0], min(gap[1], 0xD7FF)], [max(gap[0], 0xE000), gap[1]]):
+                if part[0] <= part[1]:
+                    outside.append(part)
+        start = high + 1
+    return outside
+
+
+def _kinds(char: str) -> tuple[str, ...]:
+    """The classes of the patterns a character belongs to (as typed)."""
+    normal = _taken_as_typed(char)
+    if normal is None:
+        return ()
+    kinds = ["typed"]
+    kinds.append("space" if normal.translate(SPACES).isspace() else "visible")
+    if _is_emoji_part(normal):
+        kinds.append("emoji")
+    if unicodedata.category(normal) == "So":
+        kinds.append("picture")
+    conjoining = 0x1100 <= ord(char) <= 0x11FF  # Hangul jamo: two may become one syllable
+    if not conjoining and (normal.isalnum() or normal in "._-"):
+        kinds.append("username")
+    return tuple(kinds)
+
+
+#: What an unassigned or private-use character is: kept as it is, seen (a box at least).
+_UNASSIGNED = ("typed", "visible")
+
+
+@cache
+def _classes() -> dict[str, str]:
+    """Each class of the patterns, from one pass over every code point (about a second)."""
+    ranges: dict[str, list[list[int]]] = {
+        kind: [] for kind in ("typed", "visible", "space", "emoji", "picture", "username")
+    }
+    category = unicodedata.category
+    for code in range(0x110000):
+        if 0xD800 <= code <= 0xDFFF:
+            continue
+        char = chr(code)
+        if category(char) in ("Cn", "Co") and not _is_noncharacter(code):
+            kinds: tuple[str, ...] = _UNASSIGNED
+        else:
+            kinds = _kinds(char)
+        for kind in kinds:
+            held = ranges[kind]
+            if held and held[-1][1] == code - 1:
+                held[-1][1] = code
+            else:
+                held.append([code, code])
+    found = {kind: _char_class(each) for kind, each in ranges.items()}
+    # The wide classes by what they leave out (a few thousand characters): a generator of
+    # examples (hypothesis) reads them in a moment, the full lists in minutes.
+    for kind in ("typed", "visible"):
+        found[kind] = _char_class(_complement(ranges[kind]), negated=True)
+    # Between the lines of notes: the line breaks ``str.splitlines`` reads.
+    found["breaks"] = "[\\u000b\\u000c\\u001c-\\u001e\\u0085]"
+    return found
+
+
+@cache
+def line_pattern(required: bool = True, lines: bool = False) -> str:
+    """The pattern of a one-line text (a name, a place), or of ``lines`` (notes): characters
+    the checks accept, a zero-width joiner only between two emoji (one picture of them), and,
+    when ``required``, at least one that can be seen."""
+    found = _classes()
+    typed = found["typed"]
+    if lines:
+        typed = f"(?:{typed}|{found['breaks']})"
+    # An emoji, then each joiner followed by a picture (and what follows it up to the next
+    # joiner ends in an emoji part).
+    chain = f"{found['emoji']}(?:\\u200d{found['picture']}(?:{typed}*{found['emoji']})?)+"
+    unit = f"(?:{typed}|{chain})"
+    if not required:
+        return f"^{unit}*$"
+    return f"^{found['space']}*(?:{found['visible']}|{chain}){unit}*$"
+
+
+@cache
+def username_pattern() -> str:
+    """The pattern of a username: letters, digits, dots, dashes and underscores (the NFKC
+    form of each one character: ``ｆｒｉｄａｙ`` is ``friday``)."""
+    return f"^{_classes()['username']}*$"

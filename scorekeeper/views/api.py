@@ -23,12 +23,14 @@ from scorekeeper.api.spec import document
 from scorekeeper.api.spec import problems_of
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
+from scorekeeper.games import GAMES
 from scorekeeper.games.i18n import _
 from scorekeeper.services import accounts
 from scorekeeper.services import games
 from scorekeeper.services import players
 from scorekeeper.services import rule_sets
 from scorekeeper.services import sharing
+from scorekeeper.views.api_history import NOT_A_NAME
 from scorekeeper.views.common import absolute_url
 from scorekeeper.views.common import bearer_token
 from scorekeeper.views.common import no_store
@@ -50,6 +52,24 @@ def state(result, status: int = 200):
     return games.state_answer(result), status
 
 
+#: What the state of a game or the roster may answer to a request the document allows.
+NAME_TAKEN = (422, "The name is taken already (name_taken, ignoring case and width).")
+CHANGED = (409, "Changed at the same moment by another request (conflict): read it again.")
+LOCKED = (409, "The game is finished and locked, or was changed at the same moment (conflict).")
+HAND_ANSWERS = (
+    (
+        409,
+        "Not the hand that comes next (not_next_hand: another phone got there first), a "
+        "finished game (locked), or a hand of another game's kind (conflict).",
+    ),
+    (
+        422,
+        "Against the rules or the game so far: a player not seated, a bid or count the "
+        "rules refuse, a hand already complete, the game over (game_over).",
+    ),
+)
+
+
 @bp.get("/openapi.json")
 @declare(resp=answers(HTTP_200=s.OpenApi), security=None)
 def openapi():
@@ -61,7 +81,16 @@ def openapi():
 
 
 @bp.post("/accounts")
-@declare(json=s.Credentials, resp=answers(400, 403, 422, HTTP_201=s.AccountOut), security=None)
+@declare(
+    json=s.Credentials,
+    resp=answers(
+        400,
+        403,
+        (422, "The username is taken (name_taken, ignoring case and width)."),
+        HTTP_201=s.AccountOut,
+    ),
+    security=None,
+)
 def create_account():
     """Sign up (unless sign-up is switched off)."""
     sent = body()
@@ -104,7 +133,7 @@ def list_players():
 
 @bp.post("/players")
 @token_required
-@declare(json=s.NewPlayer, resp=answers(400, 401, 409, 422, HTTP_201=s.PlayerOut))
+@declare(json=s.NewPlayer, resp=answers(400, 401, NAME_TAKEN, HTTP_201=s.PlayerOut))
 def add_player():
     """Add a player to the roster."""
     return players.answer(players.add_player(g.account, body()["name"])), 201
@@ -112,7 +141,7 @@ def add_player():
 
 @bp.patch("/players/<int:player_id>")
 @token_required
-@declare(json=s.PlayerChange, resp=answers(400, 401, 404, 409, 422, HTTP_200=s.PlayerOut))
+@declare(json=s.PlayerChange, resp=answers(400, 401, 404, NAME_TAKEN, HTTP_200=s.PlayerOut))
 def update_player(player_id: int):
     """Rename, archive or restore a player."""
     sent = body()
@@ -135,10 +164,19 @@ def list_rule_sets():
 
 @bp.post("/rulesets")
 @token_required
-@declare(json=s.NewRuleSet, resp=answers(400, 401, 409, 422, HTTP_201=s.RuleSetOut))
+@declare(
+    json=s.NewRuleSet,
+    resp=answers(
+        400,
+        401,
+        (422, "Options the game's rules refuse together (option_value)."),
+        HTTP_201=s.RuleSetOut,
+    ),
+)
 def save_rule_set():
     """Name a set of options for a game (a set of the same name is replaced)."""
     sent = body()
+    s.refuse_option_texts(sent["game"], sent["options"])
     saved = rule_sets.save_rule_set(g.account, sent["game"], sent["name"], sent["options"])
     return rule_sets.answer(saved), 201
 
@@ -157,10 +195,25 @@ def delete_rule_set(rule_set_id: int):
 
 @bp.post("/games")
 @token_required
-@declare(json=s.NewGame, resp=answers(400, 401, 404, 409, 422, HTTP_201=s.GameState))
+@declare(
+    json=s.NewGame,
+    resp=answers(
+        400,
+        401,
+        (404, "No such night (night_id) in this account."),
+        (
+            422,
+            "Against the rules or the roster: a name twice, an archived player, a first "
+            "dealer who is not seated, options the rules refuse together or for this many "
+            "players.",
+        ),
+        HTTP_201=s.GameState,
+    ),
+)
 def create_game():
     """Create a game: players in seat order, options, first dealer, night."""
     sent = body()
+    s.refuse_option_texts(sent["game"], sent.get("options"))
     result = games.create_game(
         g.account,
         sent["game"],
@@ -174,7 +227,7 @@ def create_game():
 
 @bp.get("/games")
 @token_required
-@declare(query=s.ListQuery, resp=answers(400, 401, HTTP_200=s.GameList))
+@declare(query=s.ListQuery, resp=answers(400, 401, NOT_A_NAME, HTTP_200=s.GameList))
 def list_games():
     """A page of the account's games, newest first (by a player, by game)."""
     page = page_number()
@@ -204,7 +257,21 @@ def get_game(game_id: int):
 
 @bp.patch("/games/<int:game_id>")
 @token_required
-@declare(json=s.TableChange, resp=answers(400, 401, 404, 409, 422, HTTP_200=s.GameState))
+@declare(
+    json=s.TableChange,
+    resp=answers(
+        400,
+        401,
+        404,
+        LOCKED,
+        (
+            422,
+            "A table the rules refuse (other players than the game's, a name twice, a "
+            "first dealer not seated, a hand the change would make illegal).",
+        ),
+        HTTP_200=s.GameState,
+    ),
+)
 def correct_table(game_id: int):
     """Correct the table after the start (a seat's player, the first dealer); every hand is
     derived again, and a change the rules refuse is refused whole."""
@@ -216,7 +283,7 @@ def correct_table(game_id: int):
 
 @bp.delete("/games/<int:game_id>")
 @token_required
-@declare(resp=answers(401, 404, 409, HTTP_204=None))
+@declare(resp=answers(401, 404, CHANGED, HTTP_204=None))
 def delete_game(game_id: int):
     """Delete a game for good (its hands, results and statistics)."""
     games.delete_game(games.get_game(g.account, game_id))
@@ -225,7 +292,15 @@ def delete_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/abandon")
 @token_required
-@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
+@declare(
+    resp=answers(
+        401,
+        404,
+        CHANGED,
+        (422, "The game is finished or abandoned already (game_over)."),
+        HTTP_200=s.GameState,
+    )
+)
 def abandon_game(game_id: int):
     """Abandon an unfinished game: it stays in history, marked as not finished."""
     return state(games.abandon(games.get_game(g.account, game_id)))
@@ -233,7 +308,7 @@ def abandon_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/resume")
 @token_required
-@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
+@declare(resp=answers(401, 404, CHANGED, (422, "The game is not abandoned."), HTTP_200=s.GameState))
 def resume_game(game_id: int):
     """Take an abandoned game up again."""
     return state(games.resume(games.get_game(g.account, game_id)))
@@ -250,14 +325,34 @@ def hand_of(game, sent: dict) -> dict:
     except ValidationError as error:
         unknown = [e for e in error.errors() if e["type"] in ("extra_forbidden", "missing")]
         if unknown:
-            raise Refusal.of(problems_of(unknown)) from None
+            raise _other_games_hand(game, sent) or Refusal.of(problems_of(unknown)) from None
         return dict(sent)
     return checked.model_dump(exclude_unset=True)
 
 
+def _other_games_hand(game, sent: dict) -> Refusal | None:
+    """A hand of another game (the document's hand body is any registered game's): 409, as
+    the game it is sent to is of another kind."""
+    strange = sorted(set(sent) - set(game_models(game.plugin)["hand_body"].model_fields))
+    for plugin in GAMES.values():
+        fields = game_models(plugin)["hand_body"].model_fields
+        if strange and plugin is not game.plugin and set(sent) <= set(fields):
+            field = strange[0]
+            return Refusal(
+                "conflict",
+                _(
+                    "This is a game of %(title)s: its hands have no “%(field)s”.",
+                    title=game.plugin.title,
+                    field=field,
+                ),
+                field,
+            )
+    return None
+
+
 @bp.post("/games/<int:game_id>/hands")
 @token_required
-@declare(json=s.HandBody, resp=answers(400, 401, 404, 409, 422, HTTP_201=s.GameState))
+@declare(json=s.HandBody, resp=answers(400, 401, 404, *HAND_ANSWERS, HTTP_201=s.GameState))
 def record_hand(game_id: int):
     """Start or record the next hand; ``number`` guards against double submission."""
     game = games.get_game(g.account, game_id)
@@ -268,7 +363,7 @@ def record_hand(game_id: int):
 
 @bp.patch("/games/<int:game_id>/hands/<int:number>")
 @token_required
-@declare(json=s.HandBody, resp=answers(400, 401, 404, 409, 422, HTTP_200=s.GameState))
+@declare(json=s.HandBody, resp=answers(400, 401, 404, *HAND_ANSWERS, HTTP_200=s.GameState))
 def update_hand(game_id: int, number: int):
     """Complete or correct a hand; later hands are re-scored."""
     game = games.get_game(g.account, game_id)
@@ -279,7 +374,15 @@ def update_hand(game_id: int, number: int):
 
 @bp.delete("/games/<int:game_id>/hands/<int:number>")
 @token_required
-@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
+@declare(
+    resp=answers(
+        401,
+        404,
+        LOCKED,
+        (422, "Not the last hand, or no hand to undo."),
+        HTTP_200=s.GameState,
+    )
+)
 def undo_hand(game_id: int, number: int):
     """Undo the last hand."""
     return state(games.undo_last_hand(games.get_game(g.account, game_id), number))
@@ -287,7 +390,11 @@ def undo_hand(game_id: int, number: int):
 
 @bp.post("/games/<int:game_id>/reopen")
 @token_required
-@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
+@declare(
+    resp=answers(
+        401, 404, CHANGED, (422, "The game is not finished (not_finished)."), HTTP_200=s.GameState
+    )
+)
 def reopen_game(game_id: int):
     """Unlock a finished game to correct a hand."""
     return state(games.reopen(games.get_game(g.account, game_id)))
@@ -295,7 +402,15 @@ def reopen_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/close")
 @token_required
-@declare(resp=answers(401, 404, 409, 422, HTTP_200=s.GameState))
+@declare(
+    resp=answers(
+        401,
+        404,
+        CHANGED,
+        (422, "The game is not finished, or not open-ended (not_finished)."),
+        HTTP_200=s.GameState,
+    )
+)
 def close_game(game_id: int):
     """Lock a finished game again (or end an open-ended one)."""
     return state(games.close(games.get_game(g.account, game_id)))
@@ -303,7 +418,7 @@ def close_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/share")
 @token_required
-@declare(resp=answers(401, 404, 409, HTTP_201=s.ShareLink))
+@declare(resp=answers(401, 404, CHANGED, HTTP_201=s.ShareLink))
 def share_game(game_id: int):
     """The absolute link of the game's read-only view (made on first call)."""
     game = sharing.share(games.get_game(g.account, game_id))
@@ -312,7 +427,7 @@ def share_game(game_id: int):
 
 @bp.delete("/games/<int:game_id>/share")
 @token_required
-@declare(resp=answers(401, 404, 409, HTTP_204=None))
+@declare(resp=answers(401, 404, CHANGED, HTTP_204=None))
 def unshare_game(game_id: int):
     """Revoke the read-only link: it answers 404 from now on."""
     sharing.revoke(games.get_game(g.account, game_id))

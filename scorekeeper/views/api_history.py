@@ -14,6 +14,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from scorekeeper.api import schemas as s
 from scorekeeper.api.spec import answers
 from scorekeeper.api.spec import declare
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
 from scorekeeper.games import GAMES
 from scorekeeper.games.i18n import _
@@ -29,6 +30,12 @@ from scorekeeper.views.history.backup import unpacked_limit
 from scorekeeper.views.history.nights import NIGHTS_PER_PAGE
 from scorekeeper.views.history.nights import csv_response
 
+#: A ``player`` filter that cannot be a name (a control character, ...).
+NOT_A_NAME = (
+    422,
+    "A player filter that is no name (name_invalid), a game that is not installed (option_value).",
+)
+
 bp = Blueprint("api_history", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
 bp.after_request(no_store)
@@ -39,7 +46,19 @@ bp.after_request(no_store)
 
 @bp.post("/nights")
 @token_required
-@declare(json=s.NewNight, resp=answers(400, 401, 422, HTTP_201=s.NightOut))
+@declare(
+    json=s.NewNight,
+    resp=answers(
+        400,
+        401,
+        (
+            422,
+            "A date before 1900-01-01 or more than a year from today (date_invalid), or a "
+            "text longer than its limit once spaces are collapsed (text_too_long).",
+        ),
+        HTTP_201=s.NightOut,
+    ),
+)
 def create_night():
     """Start a game night (dated today unless a date is given)."""
     sent = request.context.json
@@ -49,7 +68,7 @@ def create_night():
 
 @bp.get("/nights")
 @token_required
-@declare(query=s.ListQuery, resp=answers(400, 401, HTTP_200=s.NightList))
+@declare(query=s.ListQuery, resp=answers(400, 401, NOT_A_NAME, HTTP_200=s.NightList))
 def list_nights():
     """A page of nights, newest first, each with its games' ids, kinds, status and winners.
 
@@ -143,7 +162,20 @@ def get_backup():
 
 @bp.post("/restore")
 @token_required
-@declare(resp=answers(400, 401, 413, 422, HTTP_201=s.Restored))
+@declare(
+    resp=answers(
+        400,
+        401,
+        413,
+        (
+            422,
+            "Not a whole, undamaged backup of a known version, or an account that holds "
+            "players, nights or games already (restore_refused).",
+        ),
+        HTTP_201=s.Restored,
+    ),
+    raw_body=s.Backup,
+)
 def restore():
     """Restore a backup into this account, which must hold no data: all of it or nothing.
 
@@ -158,5 +190,8 @@ def restore():
         raise backup.refuse(
             _("This backup is larger than the %(size)s MB this server accepts.", size=limit)
         ) from None
-    counts = backup.restore_account(g.account, backup.read_document(raw, unpacked_limit()))
+    document = backup.read_document(raw, unpacked_limit())
+    if not isinstance(document, dict):  # JSON, but no object: as every body of the API
+        raise Refusal("wrong_type", _("The request body must be a JSON object."))
+    counts = backup.restore_account(g.account, document)
     return s.Restored(restored=counts), 201

@@ -25,6 +25,7 @@ MESSAGES = {
     405: N_("That action is not available here."),
     409: N_("Someone changed this at the same moment. Reload and try again."),
     413: N_("That upload is too large."),
+    414: N_("That address is too long."),
     429: N_("Too many attempts. Wait a little and try again."),
     500: N_("Something went wrong on our side. Nothing you entered was half-saved; try again."),
 }
@@ -34,6 +35,7 @@ CODES = {
     401: "unauthorized",
     404: "not_found",
     409: "conflict",
+    414: "uri_too_long",
     429: "too_many_attempts",
 }
 
