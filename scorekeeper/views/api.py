@@ -201,6 +201,7 @@ def delete_rule_set(rule_set_id: int):
         400,
         401,
         (404, "No such night (night_id) in this account."),
+        (409, "The roster changed at the same moment, again and again (conflict): send it again."),
         (
             422,
             "Against the rules or the roster: a name twice, an archived player, a first "

@@ -446,7 +446,7 @@ def test_both_test_games_at_once(app, api):
         assert {"RaceState", "PartnersState"} <= set(spec["components"]["schemas"])
         race = api.post("/games", {"game": "race", "players": ["Ann", "Ben"]}).get_json()
         answer = api.post(f"/games/{race['id']}/hands", {"points": {AC: 1}})
-        assert answer.status_code == 400  # a Partners hand is no Race hand
+        assert answer.status_code == 409  # a Partners hand is no Race hand (its field: conflict)
         assert answer.get_json()["errors"][0]["field"] == "points"
         api.post(f"/games/{race['id']}/hands", {"rolls": {"Ann": 6, "Ben": 6}})
         finished_partners(api)
