@@ -32,6 +32,7 @@ from scorekeeper.views.common import check_action
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
+from scorekeeper.views.setup_form import follows_the_table
 from scorekeeper.views.setup_form import options_need_a_look
 from scorekeeper.views.setup_form import options_summary
 from scorekeeper.views.setup_form import read_options
@@ -187,9 +188,9 @@ def with_options(form: MultiDict, rules, options) -> MultiDict:
     filled = MultiDict(
         (key, value) for key, value in form.items(multi=True) if not key.startswith("opt-")
     )
-    widest = {spec.key: spec.default for spec in rules.option_specs(rules.max_players)}
+    by_table = follows_the_table(rules)
     for spec in rules.option_specs(rules.min_players):
-        if spec.key not in options and widest.get(spec.key) != spec.default:
+        if spec.key not in options and spec.key in by_table:
             continue  # its default follows the player count: left blank, it still does
         value = options.get(spec.key, spec.default)
         if spec.kind == "bool":

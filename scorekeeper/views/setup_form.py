@@ -211,12 +211,23 @@ def worked_example(form: Mapping[str, str], rules: GameRules) -> tuple[str | Non
     return rules.worked_example(options), []
 
 
+def follows_the_table(rules: GameRules) -> set[str]:
+    """The options whose default follows the player count (the most cards in a hand): their
+    default at the smallest table is not the one at the largest."""
+    widest = {spec.key: spec.default for spec in rules.option_specs(rules.max_players)}
+    return {
+        spec.key
+        for spec in rules.option_specs(rules.min_players)
+        if spec.key in widest and widest[spec.key] != spec.default
+    }
+
+
 def options_summary(form: Mapping[str, str], rules: GameRules) -> str:
     """The options on the form in one line: the preset they amount to, then every option that
     differs from its default ("Standard · Hook · Most cards in a hand: 5"); an empty form has
     the defaults. A value the form cannot read is left out (the form says what is wrong)."""
     specs = rules.option_specs(rules.min_players)
-    widest = {spec.key: spec for spec in rules.option_specs(rules.max_players)}
+    by_table = follows_the_table(rules)
     values = {spec.key: spec.default for spec in specs}
     typed: dict[str, Any] = {}
     if form:
@@ -235,8 +246,7 @@ def options_summary(form: Mapping[str, str], rules: GameRules) -> str:
         value = typed[spec.key]
         # A default that depends on the table (the most cards by player count): any value
         # typed is a choice of the table.
-        by_table = spec.key in widest and widest[spec.key].default != spec.default
-        if value == spec.default and not by_table:
+        if value == spec.default and spec.key not in by_table:
             continue
         parts.append(_option_words(spec, value))
     return " · ".join(parts) or _("Standard")
