@@ -46,6 +46,22 @@ function saveFailedNote(again) {
   return note;
 }
 
+// A save button while its request is out: busy, disabled, saying "Saving…" (the page's
+// word); the function returned gives it back as it was, for a request that failed (also used
+// by sheet.js).
+function busyButton(button) {
+  if (!button) return () => {};
+  const label = button.textContent;
+  button.setAttribute("aria-busy", "true");
+  button.disabled = true;
+  button.textContent = Words.of(document.body).saving || label;
+  return () => {
+    button.textContent = label;
+    button.disabled = false;
+    button.removeAttribute("aria-busy");
+  };
+}
+
 // Save a game's form in place: one request, and the page's main part is replaced by the
 // answer (the totals updated, the next step of the hand) without loading the page again.
 // The form keeps what was typed until the answer is there; if the request fails, it says so
@@ -63,14 +79,8 @@ function inplaceForms() {
   function send(form, submitter) {
     const button = submitter || form.querySelector("[data-save]");
     const body = new FormData(form, submitter && submitter.name ? submitter : undefined);
-    const label = button ? button.textContent : "";
-    const words = Words.of(document.body);
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
-    if (button) {
-      button.setAttribute("aria-busy", "true");
-      button.disabled = true;
-      button.textContent = words.saving || label;
-    }
+    const restore = busyButton(button);
     const started = performance.now();
     fetch(form.action, { method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin" })
       .then((response) => response.text().then((html) => ({ response, html })))
@@ -94,11 +104,7 @@ function inplaceForms() {
         });
       })
       .catch(() => {
-        if (button) {
-          button.textContent = label;
-          button.disabled = false;
-          button.removeAttribute("aria-busy");
-        }
+        restore();
         (form.querySelector(".save-bar") || form).appendChild(saveFailedNote(() => send(form, submitter)));
       });
   }

@@ -58,24 +58,9 @@
     if (target) target.scrollIntoView({ block: "center" });
   }
 
-  function failed(form, button, label, again) {
-    if (button) {
-      button.textContent = label;
-      button.disabled = false;
-      button.removeAttribute("aria-busy");
-    }
-    form.appendChild(saveFailedNote(again)); // app.js
-  }
-
   function save(form, submitter) {
-    const button = submitter || form.querySelector('button[type="submit"]');
-    const label = button ? button.textContent : "";
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
-    if (button) {
-      button.setAttribute("aria-busy", "true");
-      button.disabled = true;
-      button.textContent = Words.of(document.body).saving || label;
-    }
+    const restore = busyButton(submitter || form.querySelector('button[type="submit"]')); // app.js
     fetch(form.action, { method: "POST", body: new FormData(form), headers: asFragment, credentials: "same-origin" })
       .then((response) => response.text().then((html) => ({ response, html })))
       .then(({ response, html }) => {
@@ -85,7 +70,10 @@
         if (!response.ok && html.includes("<form")) return show(html);
         throw new Error(String(response.status));
       })
-      .catch(() => failed(form, button, label, () => save(form, submitter)));
+      .catch(() => {
+        restore();
+        form.appendChild(saveFailedNote(() => save(form, submitter))); // app.js
+      });
   }
 
   function open(link) {
