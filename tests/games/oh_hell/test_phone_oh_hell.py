@@ -29,6 +29,9 @@ def start_game(page, names, **checks):
     for label in checks:
         page.get_by_label(label.replace("_", " "), exact=True).check()
     page.get_by_role("button", name="Start the game").click()
+    # The game's own page, loaded: a test that reads the page at once must not read the
+    # new-game page it is leaving (the document is null while the next one commits).
+    page.wait_for_url(re.compile(r"/games/\d+$"))
 
 
 def row(page, form: str, player: str):
@@ -262,8 +265,8 @@ def change_a_bid(page, player: str, value: int) -> None:
 
 def written_as(page, value: int) -> str:
     """``value`` in the page's digits (as bidding.js writes them)."""
-    language = "document.documentElement.lang"
-    return page.evaluate(f"(v) => new Intl.NumberFormat({language}).format(v)", value)
+    language = page.locator("html").get_attribute("lang")  # waits out a navigation
+    return page.evaluate("([lang, v]) => new Intl.NumberFormat(lang).format(v)", [language, value])
 
 
 def bids_in_play(page, bids: dict[str, int]) -> None:
