@@ -8,8 +8,11 @@ Contract for a game module (see ``GameRules``):
 - ``option_specs(player_count)`` lists the options with defaults and allowed values.
 - ``check_players(players, options)`` refuses a wrong table (count, partnerships).
 - ``check_setup(players, raw_options)`` does both at once, reporting every problem together.
-- ``play(setup, entries)`` replays every entered hand in order and returns a ``State``.
-  An entry the rules refuse raises ``RuleError`` naming the hand it concerns.
+- ``begin(setup)``, ``step(tally, number, entry, last)`` and ``end(tally)`` fold the
+  entered hands in one at a time: ``play(setup, entries)`` replays every entered hand in order
+  and returns a ``State``, ``replay`` does the same for a changed record and, when the changed
+  entry is refused, also derives the record as it stands in the same pass. An entry the rules
+  refuse raises ``RuleError`` naming the hand it concerns.
 """
 
 from __future__ import annotations
@@ -190,6 +193,25 @@ class State:
         return [side for side in self.sides if self.totals[side] == best]
 
 
+class Tally:
+    """A game's record folded in so far (``GameRules.begin``, ``step``, ``end``): the setup
+    with every option's value, the hands derived so far, each side's total, and whether the
+    game is over. A game keeps whatever else it counts as attributes of its own (the cards
+    of each hand, the dealer's seat, whatever carries from one hand to the next).
+    """
+
+    def __init__(self, setup: Setup, sides: Sequence[str], **counts: Any) -> None:
+        self.setup = setup
+        self.players: tuple[str, ...] = tuple(setup.players)
+        self.options: Mapping[str, Any] = setup.options
+        self.sides = list(sides)
+        self.hands: list[Hand] = []
+        self.totals: dict[str, int] = dict.fromkeys(self.sides, 0)
+        self.finished = False
+        self.winners: list[str] = []
+        self.__dict__.update(counts)
+
+
 class GameRules:
     """The small common interface every game module implements."""
 
@@ -368,9 +390,74 @@ class GameRules:
         ``options``: the game's options, when the note depends on them (a target)."""
         return None
 
+    # Folding the record: begin, one step per entry, end ------------------------------------
+
+    def begin(self, setup: Setup) -> Tally:
+        """The tally of a game before its first hand (the table and options checked)."""
+        raise NotImplementedError
+
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        """Fold hand ``number`` into ``tally``, or refuse it (``RuleError``) before changing
+        anything. ``last``: no later entry follows (the last hand may be unfinished)."""
+        raise NotImplementedError
+
+    def end(self, tally: Tally) -> State:
+        """The state the tally amounts to: totals, winners, the next hand's reminder and the
+        notices. Changes nothing in the tally (it can be folded on afterwards)."""
+        raise NotImplementedError
+
     def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
         """Replay every entered hand in order and derive the state of the game."""
-        raise NotImplementedError
+        tally = self.begin(setup)
+        for number, entry in enumerate(entries, start=1):
+            self._fold(tally, number, entry, last=number == len(entries))
+        return self.end(tally)
+
+    def replay(
+        self,
+        setup: Setup,
+        entries: Sequence[Mapping[str, Any]],
+        kept: Sequence[Mapping[str, Any]],
+        changed: int,
+    ) -> State:
+        """``play(setup, entries)`` for a record that is ``kept`` (the record as it stands)
+        with the entries from index ``changed`` on new or changed, in one pass either way.
+
+        If the rules refuse the changed entry itself (or an unchanged one before it, such as
+        an unfinished hand that is no longer the last), the ``RuleError`` carries in
+        ``kept_state`` the state of the ``kept`` record, folded on from the same tally (what a
+        refused save shows: no second replay). A refusal of a later entry (a correction that
+        breaks a hand after it) leaves ``kept_state`` None: the tally has gone past the kept
+        record.
+        """
+        tally = self.begin(setup)
+        for index, entry in enumerate(entries):
+            try:
+                self._fold(tally, index + 1, entry, last=index == len(entries) - 1)
+            except RuleError as error:
+                if index <= changed:  # the tally holds the kept record's first ``index``
+                    error.kept_state = self._fold_on(tally, kept, index)
+                raise
+        return self.end(tally)
+
+    def _fold_on(
+        self, tally: Tally, entries: Sequence[Mapping[str, Any]], start: int
+    ) -> State | None:
+        """The state of ``entries``, the first ``start`` of them already in ``tally``."""
+        try:
+            for index in range(start, len(entries)):
+                self._fold(tally, index + 1, entries[index], last=index == len(entries) - 1)
+        except RuleError:  # the kept record itself no longer replays: nothing to show
+            return None
+        return self.end(tally)
+
+    def _fold(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        if tally.finished:
+            raise RuleError("game_over", _("This game is over."), hand=number)
+        try:
+            self.step(tally, number, entry, last)
+        except RuleError as error:
+            raise error.for_hand(number) from None
 
     def close(self, setup: Setup, state: State) -> State:
         """The state once the scorekeeper ends the game (``POST /games/<id>/close``).

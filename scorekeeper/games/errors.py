@@ -37,6 +37,9 @@ class RuleError(Exception):
         #: The message names its hand itself ("Hand 3 has no tricks yet ..."): the app does not
         #: put "Hand 3:" before it (said by the rules, so that it holds in every language).
         self.names_hand = names_hand
+        #: The state of the record as it stands, when the rules derived it on the way to this
+        #: refusal (``GameRules.replay``); None otherwise.
+        self.kept_state: Any = None
 
     @property
     def errors(self) -> list[RuleError]:

@@ -30,6 +30,7 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
+from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
 from scorekeeper.games.base import order_from_left_of
@@ -146,26 +147,25 @@ class Partners(GameRules):
 
     # Replaying the game -------------------------------------------------------------------
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+    def begin(self, setup: Setup) -> Tally:
         players = tuple(setup.players)
         self.check_players(players, setup.options)
         teams = teams_of(players)
         sides = [team_name(team) for team in teams]
         side_of = {name: team_name(team) for team in teams for name in team}
-        totals = dict.fromkeys(sides, 0)
-        hands: list[Hand] = []
-        winners: list[str] = []
-        for number, entry in enumerate(entries, start=1):
-            if winners:
-                raise RuleError("game_over", "This game is over.", hand=number)
-            try:
-                hand = self._hand(setup, number, entry, sides, side_of)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            hands.append(hand)
-            add_points(totals, hand.points)
-            winners = self._winners(setup.options["target"], totals)
-        state = State(sides=sides, teams=teams, hands=hands, totals=totals)
+        return Tally(setup, sides, teams=teams, side_of=side_of)
+
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        hand = self._hand(tally.setup, number, entry, tally.sides, tally.side_of)
+        tally.hands.append(hand)
+        add_points(tally.totals, hand.points)
+        tally.winners = self._winners(tally.options["target"], tally.totals)
+        tally.finished = bool(tally.winners)
+
+    def end(self, tally: Tally) -> State:
+        setup, sides, totals = tally.setup, tally.sides, dict(tally.totals)
+        players, hands, winners = tally.players, list(tally.hands), list(tally.winners)
+        state = State(sides=list(sides), teams=tally.teams, hands=hands, totals=totals)
         state.finished = bool(winners)
         state.winners = winners
         if winners:

@@ -17,6 +17,7 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
+from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import whole_number
@@ -45,31 +46,29 @@ class Race(GameRules):
             )
         ]
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
-        players = tuple(setup.players)
-        totals = dict.fromkeys(players, 0)
-        hands: list[Hand] = []
-        finished = False
-        for number, entry in enumerate(entries, start=1):
-            if finished:
-                raise RuleError("game_over", "This game is over.", hand=number)
-            try:
-                rolls = self._rolls(entry, players)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            best = max(rolls.values())
-            leaders = [name for name in players if rolls[name] == best]
-            dealer = players[(setup.first_dealer + number - 1) % len(players)]
-            info = {"round_winner": leaders[0] if len(leaders) == 1 else None}
-            hands.append(Hand(number, dealer, "scored", {"rolls": rolls}, dict(rolls), info))
-            add_points(totals, rolls)
-            finished = max(totals.values()) >= setup.options["target"]
-        state = State(sides=list(players), teams=None, hands=hands, totals=totals)
-        state.finished = finished
-        if finished:
+    def begin(self, setup: Setup) -> Tally:
+        return Tally(setup, setup.players)
+
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        players = tally.players
+        rolls = self._rolls(entry, players)
+        best = max(rolls.values())
+        leaders = [name for name in players if rolls[name] == best]
+        dealer = players[(tally.setup.first_dealer + number - 1) % len(players)]
+        info = {"round_winner": leaders[0] if len(leaders) == 1 else None}
+        tally.hands.append(Hand(number, dealer, "scored", {"rolls": rolls}, dict(rolls), info))
+        add_points(tally.totals, rolls)
+        tally.finished = max(tally.totals.values()) >= tally.options["target"]
+
+    def end(self, tally: Tally) -> State:
+        players = tally.players
+        hands = list(tally.hands)
+        state = State(sides=list(players), teams=None, hands=hands, totals=dict(tally.totals))
+        state.finished = tally.finished
+        if state.finished:
             state.winners = state.leaders()
         else:
-            seat = (setup.first_dealer + len(hands)) % len(players)
+            seat = (tally.setup.first_dealer + len(hands)) % len(players)
             state.next = {
                 "number": len(hands) + 1,
                 "dealer": players[seat],

@@ -27,6 +27,7 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
+from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
@@ -195,37 +196,30 @@ class Hearts(hooks.HeartsHooks, GameRules):
 
     # Replaying the game -------------------------------------------------------------------
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
-        players = tuple(setup.players)
-        options = setup.options
-        self.check_players(players, options)
-        totals = {name: 0 for name in players}
-        hands: list[Hand] = []
-        finished = False
-        for number, entry in enumerate(entries, start=1):
-            if finished:
-                raise RuleError("game_over", _("This game is over."), hand=number)
-            try:
-                hand = self._hand(setup, number, entry)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            hands.append(hand)
-            add_points(totals, hand.points)
-            finished = max(totals.values()) >= options["target"]
+    def begin(self, setup: Setup) -> Tally:
+        self.check_players(setup.players, setup.options)
+        return Tally(setup, setup.players)
 
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        hand = self._hand(tally.setup, number, entry)
+        tally.hands.append(hand)
+        add_points(tally.totals, hand.points)
+        tally.finished = max(tally.totals.values()) >= tally.options["target"]
+
+    def end(self, tally: Tally) -> State:
         state = State(
-            sides=list(players),
+            sides=list(tally.players),
             teams=None,
-            hands=hands,
-            totals=totals,
-            finished=finished,
+            hands=list(tally.hands),
+            totals=dict(tally.totals),
+            finished=tally.finished,
             low_wins=True,
         )
-        if finished:
+        if state.finished:
             state.winners = state.leaders()
         else:
-            state.next = self._next(setup, len(hands) + 1)
-        state.notices = self._notices(setup, state)
+            state.next = self._next(tally.setup, len(state.hands) + 1)
+        state.notices = self._notices(tally.setup, state)
         return state
 
     # One hand -----------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
+from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import collect_options
 from scorekeeper.games.base import each_player
@@ -598,33 +599,33 @@ class OhHell(GameRules):
 
     # The game -------------------------------------------------------------------------------
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+    def begin(self, setup: Setup) -> Tally:
         players = tuple(setup.players)
         # Options stored before an option existed get its default.
         options = {**self._defaults(len(players)), **setup.options}
-        setup = Setup(players, options, setup.first_dealer)
-        sizes = game_sizes(options)
-        totals = {name: 0 for name in players}
-        hands: list[Hand] = []
-        for index, entry in enumerate(entries):
-            number = index + 1
-            if number > len(sizes):
-                raise RuleError("game_over", _("This game is over."), hand=number)
-            try:
-                hand = self._hand(setup, number, sizes, entry, last=index == len(entries) - 1)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            if hand.points is not None:
-                add_points(totals, hand.points)
-            hands.append(hand)
+        return Tally(
+            Setup(players, options, setup.first_dealer), players, sizes=game_sizes(options)
+        )
 
-        state = State(sides=list(players), teams=None, hands=hands, totals=totals)
-        state.finished = len(hands) == len(sizes) and hands[-1].status == "scored"
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        sizes = tally.sizes
+        if number > len(sizes):
+            raise RuleError("game_over", _("This game is over."), hand=number)
+        hand = self._hand(tally.setup, number, sizes, entry, last=last)
+        if hand.points is not None:
+            add_points(tally.totals, hand.points)
+        tally.hands.append(hand)
+        tally.finished = number == len(sizes) and hand.status == "scored"
+
+    def end(self, tally: Tally) -> State:
+        hands = list(tally.hands)
+        state = State(sides=list(tally.players), teams=None, hands=hands, totals=dict(tally.totals))
+        state.finished = tally.finished
         if state.finished:
             state.winners = state.leaders()
         else:
-            state.next = self._next(setup, sizes, hands)
-        state.notices = self._notices(setup, sizes, state)
+            state.next = self._next(tally.setup, tally.sizes, hands)
+        state.notices = self._notices(tally.setup, tally.sizes, state)
         return state
 
     # One hand -----------------------------------------------------------------------------

@@ -16,8 +16,8 @@ score went into.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
-from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games.base import SUITS
@@ -30,6 +30,7 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
+from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.i18n import N_
@@ -368,43 +369,49 @@ class OklahomaGin(GameRules):
         short = max(target - state.totals[side], 0)
         return _("%(rounds)s · %(short)s to go", rounds=note, short=short)
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+    def begin(self, setup: Setup) -> Tally:
         players = tuple(setup.players)
         self.check_players(players, setup.options)
         # Options stored before an option existed get its default.
         defaults = {spec.key: spec.default for spec in self.option_specs(len(players))}
         options = {**defaults, **setup.options}
-        if options["hollywood"]:
-            return _Hollywood(players, options).play(setup.first_dealer, entries)
-        target = options["target"]
-        totals = {name: 0 for name in players}
-        rounds_won = {name: 0 for name in players}
-        hands: list[Hand] = []
-        dealer_seat = setup.first_dealer % len(players)
-        finished = False
-        winners: list[str] = []
+        return Tally(
+            Setup(players, options, setup.first_dealer),
+            players,
+            hollywood=_Hollywood(players, options) if options["hollywood"] else None,
+            dealer_seat=setup.first_dealer % len(players),
+            rounds_won=dict.fromkeys(players, 0),
+            running=[],
+            closed_last=[],
+        )
+
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        if tally.hollywood is not None:
+            tally.hollywood.step(tally, number, entry)
+            return
+        players = tally.players
+        hand = _score_round(number, players[tally.dealer_seat], players, tally.options, entry)
+        tally.hands.append(hand)
+        add_points(tally.totals, hand.points)
+        winner = hand.info["winner"]
+        if winner is not None:
+            tally.rounds_won[winner] += 1
+            tally.dealer_seat = players.index(winner)
+            if tally.totals[winner] >= tally.options["target"]:
+                tally.finished = True
+                tally.winners = [winner]
+
+    def end(self, tally: Tally) -> State:
+        if tally.hollywood is not None:
+            return tally.hollywood.end(tally)
+        players = tally.players
+        hands = list(tally.hands)
+        totals = dict(tally.totals)
+        winners = list(tally.winners)
         notices: list[str] = []
-
-        for number, entry in enumerate(entries, start=1):
-            if finished:
-                raise RuleError("game_over", _("This game is over."), hand=number)
-            try:
-                hand = _score_round(number, players[dealer_seat], players, options, entry)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            hands.append(hand)
-            add_points(totals, hand.points)
-            winner = hand.info["winner"]
-            if winner is not None:
-                rounds_won[winner] += 1
-                dealer_seat = players.index(winner)
-                if totals[winner] >= target:
-                    finished = True
-                    winners = [winner]
-
         bonuses: list[dict[str, Any]] = []
-        if finished:
-            bonuses = _bonuses(winners[0], players, totals, rounds_won, options)
+        if tally.finished:
+            bonuses = _bonuses(winners[0], players, totals, tally.rounds_won, tally.options)
             for line in bonuses:
                 totals[line["player"]] += line["points"]
             notices.append(
@@ -416,15 +423,17 @@ class OklahomaGin(GameRules):
                 )
             )
         elif hands and hands[-1].info["result"] == "draw":
-            notices.append(_draw(hands[-1].number, players[dealer_seat]))
+            notices.append(_draw(hands[-1].number, players[tally.dealer_seat]))
 
-        next_round = None if finished else _next_round(len(hands) + 1, dealer_seat, players)
+        next_round = (
+            None if tally.finished else _next_round(len(hands) + 1, tally.dealer_seat, players)
+        )
         return State(
             sides=list(players),
             teams=None,
             hands=hands,
             totals=totals,
-            finished=finished,
+            finished=tally.finished,
             winners=winners,
             bonuses=bonuses,
             next=next_round,
@@ -757,29 +766,25 @@ class _Hollywood:
             column["totals"][line["player"]] += line["points"]
         column.update(closed=True, winner=winner, bonuses=lines)
 
-    def play(self, first_dealer: int, entries: Sequence[Mapping[str, Any]]) -> State:
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any]) -> None:
+        """Fold one round in (``tally``: the game's, whose dealer, hands and running totals
+        per round this keeps)."""
         players = self.players
-        dealer_seat = first_dealer % len(players)
-        hands: list[Hand] = []
-        running: list[dict[str, int]] = []
-        closed_last: list[dict[str, Any]] = []
-        for number, entry in enumerate(entries, start=1):
-            if self.finished():
-                raise RuleError("game_over", _("This game is over."), hand=number)
-            try:
-                hand = _score_round(number, players[dealer_seat], players, self.options, entry)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            winner = hand.info["winner"]
-            counted: list[int] = []
-            closed_last = []
-            if winner is not None:
-                dealer_seat = players.index(winner)
-                counted, closed_last = self.record(winner, hand.points[winner])
-            hand.info["columns"] = counted
-            hands.append(hand)
-            running.append(self.totals())
+        hand = _score_round(number, players[tally.dealer_seat], players, self.options, entry)
+        winner = hand.info["winner"]
+        counted: list[int] = []
+        tally.closed_last = []
+        if winner is not None:
+            tally.dealer_seat = players.index(winner)
+            counted, tally.closed_last = self.record(winner, hand.points[winner])
+        hand.info["columns"] = counted
+        tally.hands.append(hand)
+        tally.running.append(self.totals())
+        tally.finished = self.finished()
 
+    def end(self, tally: Tally) -> State:
+        players = self.players
+        hands = list(tally.hands)
         finished = self.finished()
         winners: list[str] = []
         notices = [
@@ -790,7 +795,7 @@ class _Hollywood:
                 name=column["winner"],
                 game=column["number"],
             )
-            for column in closed_last
+            for column in tally.closed_last
         ]
         totals = self.totals()
         if finished:
@@ -809,7 +814,7 @@ class _Hollywood:
                 )
             )
         elif hands and hands[-1].info["result"] == "draw":
-            notices.append(_draw(hands[-1].number, players[dealer_seat]))
+            notices.append(_draw(hands[-1].number, players[tally.dealer_seat]))
         state = State(
             sides=list(players),
             teams=None,
@@ -817,13 +822,14 @@ class _Hollywood:
             totals=totals,
             finished=finished,
             winners=winners,
-            next=None if finished else _next_round(len(hands) + 1, dealer_seat, players),
+            next=None if finished else _next_round(len(hands) + 1, tally.dealer_seat, players),
             notices=notices,
-            columns=self.columns,
+            # A copy: later rounds folded into the tally change the columns it keeps.
+            columns=copy.deepcopy(self.columns),
         )
         # A hand's running totals are the sums over the columns (bonuses of the columns it
         # closed included); its points are the round's score once.
-        for hand, after in zip(hands, running, strict=True):
+        for hand, after in zip(hands, tally.running, strict=True):
             hand.totals = after
         return state
 

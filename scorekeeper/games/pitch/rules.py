@@ -20,6 +20,7 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
+from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
 from scorekeeper.games.base import order_from_left_of
@@ -367,60 +368,61 @@ class Pitch(GameRules):
         merged.update(change)
         return merged
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+    def begin(self, setup: Setup) -> Tally:
         players = tuple(setup.players)
         options = self.resolve_options(setup.options, len(players))
         self.check_players(players, options)
         table = _Table(players, options)
-        totals = {side: 0 for side in table.sides}
-        hands: list[Hand] = []
-        finished = False
-        winners: list[str] = []
-        set_back_win = False
-        smudged = False
+        return Tally(
+            Setup(players, options, setup.first_dealer),
+            table.sides,
+            table=table,
+            set_back_win=False,
+            smudged=False,
+        )
 
-        for index, entry in enumerate(entries):
-            number = index + 1
-            if finished:
-                raise RuleError("game_over", _("This game is over."), hand=number)
-            try:
-                hand = table.hand(number, setup.first_dealer, entry)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            if hand.status != "scored" and number < len(entries):
-                raise RuleError(
-                    "required",
-                    _(
-                        "Hand %(number)s is not finished: enter who won High and Low.",
-                        number=number,
-                    ),
-                    "high",
-                    hand=number,
-                    names_hand=True,
-                )
-            hands.append(hand)
-            if hand.points is None:
-                continue
-            add_points(totals, hand.points)
-            side = hand.info["pitcher_side"]
-            if hand.info["smudge"]:
-                # Only one side can take all four points: it wins, whoever reached the target.
-                finished = smudged = True
-                winners = [next(s for s, won in hand.info["won"].items() if len(won) == 4)]
-            elif totals[side] >= options["target"]:
-                finished = True
-                winners = [side]
-                set_back_win = not hand.info["made"]
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        table = tally.table
+        hand = table.hand(number, tally.setup.first_dealer, entry)
+        if hand.status != "scored" and not last:
+            raise RuleError(
+                "required",
+                _(
+                    "Hand %(number)s is not finished: enter who won High and Low.",
+                    number=number,
+                ),
+                "high",
+                hand=number,
+                names_hand=True,
+            )
+        tally.hands.append(hand)
+        if hand.points is None:
+            return
+        add_points(tally.totals, hand.points)
+        side = hand.info["pitcher_side"]
+        if hand.info["smudge"]:
+            # Only one side can take all four points: it wins, whoever reached the target.
+            tally.finished = tally.smudged = True
+            tally.winners = [next(s for s, won in hand.info["won"].items() if len(won) == 4)]
+        elif tally.totals[side] >= table.options["target"]:
+            tally.finished = True
+            tally.winners = [side]
+            tally.set_back_win = not hand.info["made"]
 
+    def end(self, tally: Tally) -> State:
+        table = tally.table
+        hands = list(tally.hands)
+        totals = dict(tally.totals)
+        winners = list(tally.winners)
         return State(
             sides=list(table.sides),
             teams=table.teams,
             hands=hands,
             totals=totals,
-            finished=finished,
+            finished=tally.finished,
             winners=winners,
-            next=None if finished else table.next_hand(hands, setup.first_dealer),
-            notices=table.notices(totals, winners, set_back_win, smudged),
+            next=None if tally.finished else table.next_hand(hands, tally.setup.first_dealer),
+            notices=table.notices(totals, winners, tally.set_back_win, tally.smudged),
         )
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games.base import Fact
@@ -26,6 +25,7 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
+from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_option_value
 from scorekeeper.games.base import order_from_left_of
@@ -188,34 +188,28 @@ class ScorePad(ScorePadHooks, GameRules):
 
     # Replaying the game -------------------------------------------------------------------
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
-        players = tuple(setup.players)
-        options = setup.options
-        self.check_players(players, options)
-        lowest = options["winner"] == "lowest"
-        totals = {name: 0 for name in players}
-        hands: list[Hand] = []
-        finished = False
-        for number, entry in enumerate(entries, start=1):
-            if finished:
-                raise RuleError("game_over", _("This game is over."), hand=number)
-            try:
-                hand = self._round(setup, number, entry, lowest)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            hands.append(hand)
-            add_points(totals, hand.points)
-            finished = self._ended(options, totals, number)
+    def begin(self, setup: Setup) -> Tally:
+        self.check_players(setup.players, setup.options)
+        return Tally(setup, setup.players, lowest=setup.options["winner"] == "lowest")
 
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        hand = self._round(tally.setup, number, entry, tally.lowest)
+        tally.hands.append(hand)
+        add_points(tally.totals, hand.points)
+        tally.finished = self._ended(tally.options, tally.totals, number)
+
+    def end(self, tally: Tally) -> State:
         state = State(
-            sides=list(players),
+            sides=list(tally.players),
             teams=None,
-            hands=hands,
-            totals=totals,
-            finished=finished,
-            low_wins=lowest,
+            hands=list(tally.hands),
+            totals=dict(tally.totals),
+            finished=tally.finished,
+            low_wins=tally.lowest,
         )
-        return self._finish(setup, state) if finished else self._open(setup, state)
+        return (
+            self._finish(tally.setup, state) if state.finished else self._open(tally.setup, state)
+        )
 
     def close(self, setup: Setup, state: State) -> State:
         """End an open-ended game (``end = "open"``) when the scorekeeper says so: the best

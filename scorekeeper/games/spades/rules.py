@@ -26,6 +26,7 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
+from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
 from scorekeeper.games.base import order_from_left_of
@@ -290,45 +291,41 @@ class Spades(GameRules):
 
     # Replaying the game -------------------------------------------------------------------
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+    def begin(self, setup: Setup) -> Tally:
         players = tuple(setup.players)
-        options = setup.options
-        self.check_players(players, options)
-        sides = self.sides(players, options)
-        teams = [[players[seat] for seat in team] for team in TEAM_SEATS]
-        totals = {side: 0 for side in sides}
-        bags = {side: 0 for side in sides}
-        hands: list[Hand] = []
-        finished = False
-        winners: list[str] = []
-        for index, entry in enumerate(entries):
-            number = index + 1
-            if finished:
-                raise RuleError("game_over", _("This game is over."), hand=number)
-            last = index == len(entries) - 1
-            try:
-                hand = self._hand(setup, number, entry, last, totals, bags)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            hands.append(hand)
-            if hand.points is None:
-                continue
-            add_points(totals, hand.points)
-            bags = dict(hand.info["bags_total"])
-            winners = self._winners(options, totals)
-            finished = bool(winners)
+        self.check_players(players, setup.options)
+        sides = self.sides(players, setup.options)
+        return Tally(
+            setup,
+            sides,
+            teams=[[players[seat] for seat in team] for team in TEAM_SEATS],
+            bags=dict.fromkeys(sides, 0),
+        )
 
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        hand = self._hand(tally.setup, number, entry, last, tally.totals, tally.bags)
+        tally.hands.append(hand)
+        if hand.points is None:
+            return
+        add_points(tally.totals, hand.points)
+        tally.bags = dict(hand.info["bags_total"])
+        tally.winners = self._winners(tally.options, tally.totals)
+        tally.finished = bool(tally.winners)
+
+    def end(self, tally: Tally) -> State:
+        hands = list(tally.hands)
+        totals = dict(tally.totals)
         state = State(
-            sides=sides,
-            teams=teams,
+            sides=list(tally.sides),
+            teams=tally.teams,
             hands=hands,
             totals=totals,
-            finished=finished,
-            winners=winners,
+            finished=tally.finished,
+            winners=list(tally.winners),
         )
-        if not finished:
-            state.next = self._next(setup, hands, totals, bags)
-        state.notices = self._notices(setup, state)
+        if not state.finished:
+            state.next = self._next(tally.setup, hands, totals, tally.bags)
+        state.notices = self._notices(tally.setup, state)
         return state
 
     @staticmethod

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Mapping
-from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games.base import SUITS
@@ -32,6 +31,7 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
+from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import seat_after
@@ -244,31 +244,30 @@ class Wizard(GameRules):
 
     # Replaying the game -------------------------------------------------------------------
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+    def begin(self, setup: Setup) -> Tally:
         players = tuple(setup.players)
         self.check_players(players, setup.options)
-        rounds = rounds_for(len(players))
-        totals = {name: 0 for name in players}
-        hands: list[Hand] = []
-        for index, entry in enumerate(entries):
-            number = index + 1
-            if number > rounds:
-                raise RuleError("game_over", _("This game is over."), hand=number)
-            try:
-                hand = self._round(setup, number, rounds, entry, last=index == len(entries) - 1)
-            except RuleError as error:
-                raise error.for_hand(number) from None
-            if hand.points is not None:
-                add_points(totals, hand.points)
-            hands.append(hand)
+        return Tally(setup, players, rounds=rounds_for(len(players)))
 
-        state = State(sides=list(players), teams=None, hands=hands, totals=totals)
-        state.finished = len(hands) == rounds and hands[-1].status == "scored"
+    def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+        rounds = tally.rounds
+        if number > rounds:
+            raise RuleError("game_over", _("This game is over."), hand=number)
+        hand = self._round(tally.setup, number, rounds, entry, last=last)
+        if hand.points is not None:
+            add_points(tally.totals, hand.points)
+        tally.hands.append(hand)
+        tally.finished = number == rounds and hand.status == "scored"
+
+    def end(self, tally: Tally) -> State:
+        hands = list(tally.hands)
+        state = State(sides=list(tally.players), teams=None, hands=hands, totals=dict(tally.totals))
+        state.finished = tally.finished
         if state.finished:
             state.winners = state.leaders()
         else:
-            state.next = self._next(setup, rounds, hands)
-        state.notices = self._notices(setup, state)
+            state.next = self._next(tally.setup, tally.rounds, hands)
+        state.notices = self._notices(tally.setup, state)
         return state
 
     # One round ----------------------------------------------------------------------------
