@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+from typing import Any
 
 from scorekeeper.games.errors import RuleError
 
@@ -55,6 +56,9 @@ class Refusal(Exception):
         self.problems = list(problems) if problems else [Problem(code, message, field)]
         first = self.problems[0]
         self.code, self.message, self.field = first.code, first.message, first.field
+        #: The rules' state of the game as it stands, when they derived it on the way to this
+        #: refusal (a refused save shows it without replaying the game again); else None.
+        self.kept_state: Any = None
 
     @classmethod
     def of(cls, problems: Iterable[Problem]) -> Refusal:

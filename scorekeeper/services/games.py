@@ -84,16 +84,31 @@ def entries_of(game: Game, setup: Setup) -> list[dict]:
     return [rules.from_seats(row.input, setup.players) for row in game.hands]
 
 
-def _replay(plugin: GamePlugin, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
-    with as_refusal(plugin.rules):
-        return plugin.rules.play(setup, entries)
+def _replay(
+    plugin: GamePlugin,
+    setup: Setup,
+    entries: Sequence[Mapping[str, Any]],
+    kept: Sequence[Mapping[str, Any]] | None = None,
+    changed: int = 0,
+) -> State:
+    """The rules' one pass over ``entries``. With ``kept`` (the record as it stands, of which
+    ``entries`` changes the entries from index ``changed`` on), a refusal of the changed
+    entry carries in ``kept_state`` the state of the record as it stands, derived in the same
+    pass (see ``GameRules.replay``)."""
+    rules = plugin.rules
+    try:
+        if kept is None:
+            return rules.play(setup, entries)
+        return rules.replay(setup, entries, kept, changed)
+    except RuleError as error:
+        refusal = Refusal.from_rule(error, rules)
+        refusal.kept_state = error.kept_state
+        raise refusal from None
 
 
-def _replay_game(game: Game, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
-    """The state of a stored game: its hands replayed, and a game the table ended (one that
-    ends only when the scorekeeper says so, such as an open-ended score pad) still ended, by
-    the rules' ``close``."""
-    state = _replay(game.plugin, setup, entries)
+def _closed(game: Game, setup: Setup, state: State) -> State:
+    """A game the table ended (one that ends only when the scorekeeper says so, such as an
+    open-ended score pad) still ended, by the rules' ``close``."""
     if game.status == "finished" and not state.finished:
         # Nothing left to end it with (every hand undone): the game goes on.
         with suppress(RuleError):
@@ -101,10 +116,25 @@ def _replay_game(game: Game, setup: Setup, entries: Sequence[Mapping[str, Any]])
     return state
 
 
+def _replay_game(game: Game, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
+    """The state of a stored game: its hands replayed, and closed if the table ended it."""
+    return _closed(game, setup, _replay(game.plugin, setup, entries))
+
+
 def played(game: Game) -> Played:
     """The derived state of a loaded game (one replay)."""
     setup = setup_for(game)
     return Played(game, game.plugin, setup, _replay_game(game, setup, entries_of(game, setup)))
+
+
+def as_it_stands(game: Game, refusal: Refusal) -> Played:
+    """The game a refused save loaded, as it stands: the state the refused attempt derived on
+    its way (``Refusal.kept_state``: no second replay), or one replay when it derived none (a
+    refusal before the rules, or of a later hand than the one changed)."""
+    if refusal.kept_state is None:
+        return played(game)
+    setup = setup_for(game)
+    return Played(game, game.plugin, setup, _closed(game, setup, refusal.kept_state))
 
 
 # Reading ----------------------------------------------------------------------------------
@@ -336,7 +366,8 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
             raise _not_next(game, number)
     _check_open(game)
     setup = setup_for(game)
-    state = _replay(game.plugin, setup, [*entries_of(game, setup), dict(entry)])
+    kept = entries_of(game, setup)
+    state = _replay(game.plugin, setup, [*kept, dict(entry)], kept, len(kept))
     game.hands.append(HandEntry(number=expected, input={}))
     # Two phones sending the same hand: the second finds the game changed under it.
     return _save(game, setup, state, expected, conflict=_not_next(game, expected, expected))
@@ -372,7 +403,7 @@ def update_hand(
     if not (isinstance(number, int) and 1 <= number <= len(game.hands)):
         raise NotFound(rules.phrase("not_found", number=number))
     setup = setup_for(game)
-    entries = entries_of(game, setup)
+    kept = entries_of(game, setup)
     if complete and game.tally and number <= game.tally[0].get(results.HANDS, 0):
         raise Refusal(
             "not_next_hand",
@@ -380,8 +411,9 @@ def update_hand(
             "number",
         )
     _check_open(game)
-    entries[number - 1] = dict(change) if replace else rules.merge(entries[number - 1], change)
-    return _save(game, setup, _replay(game.plugin, setup, entries), number)
+    entries = list(kept)
+    entries[number - 1] = dict(change) if replace else rules.merge(kept[number - 1], change)
+    return _save(game, setup, _replay(game.plugin, setup, entries, kept, number - 1), number)
 
 
 def undo_last_hand(game: Game, number: int | None = None) -> Played:

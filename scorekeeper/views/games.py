@@ -339,7 +339,7 @@ def update(game_id: int, number: int):
         result = games.update_hand(game, number, entry, complete=complete, replace=correcting)
     except Refusal as refusal:
         if correcting and refusal.code not in ("not_next_hand", "conflict"):
-            return _render_edit(games.played(game), number, refusal)
+            return _render_edit(games.as_it_stands(game, refusal), number, refusal)
         return _refused(game, refusal, phase)
     if correcting:
         flash(rules.phrase("corrected", number=number), "success")
@@ -352,15 +352,15 @@ def _refused(game, refusal: Refusal, phase: str):
     """Show the game again with the message and everything that was typed.
 
     A refusal by the rules or the form reader changed nothing: the game loaded for the save
-    is shown as it stands, without reading it again (the page's replay is the one besides
-    the refused attempt's). Only after a concurrent change (another phone got there first)
-    is the game read again."""
+    is shown as it stands, without reading it again, in the state the refused attempt derived
+    on its way (one replay in all). Only after a concurrent change (another phone got there
+    first) is the game read again."""
     if refusal.code in ("not_next_hand", "conflict", "not_found"):
         flash(refusal.message, "warning")
         if wants_fragment():
             return _render_game(games.load(current_user, game.id))
         return redirect(url_for("games.show", game_id=game.id, _anchor="now"))
-    result = games.played(game)
+    result = games.as_it_stands(game, refusal)
     entered = result.plugin.typed(request.form, result.players)
     return _render_game(result, refusal, entered, phase)
 
