@@ -32,12 +32,21 @@ from scorekeeper.games.errors import RuleErrors  # noqa: F401 - the rules import
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.i18n import pgettext
+from scorekeeper.games.table import Change
+from scorekeeper.games.table import Deal
+from scorekeeper.games.table import Place
+from scorekeeper.games.table import Seating
+from scorekeeper.games.table import check_change
+from scorekeeper.games.table import check_counts
+from scorekeeper.games.table import starting_total
 from scorekeeper.games.text import normalize_line
 from scorekeeper.games.words import HANDS
 from scorekeeper.games.words import HandWords
 from scorekeeper.games.words import sentence_names
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
+#: One entry of a game's record: a hand as entered, or a change of the table between hands.
+Entry = Mapping[str, Any] | Change
 
 
 def suit_word(suit: str | None) -> str | None:
@@ -146,6 +155,8 @@ class Hand:
     info: dict[str, Any] = field(default_factory=dict)
     #: Each side's running total after this hand (set by ``State``; None until scored).
     totals: dict[str, int] | None = None
+    #: Who was dealt into this hand, in seat order (set by the fold).
+    players: tuple[str, ...] | None = None
 
 
 @dataclass
@@ -166,10 +177,18 @@ class State:
     #: Games played as several games on one sheet (Oklahoma Gin's Hollywood scoring): one dict
     #: per game column, ``{"number", "totals", "closed", "winner", "bonuses"}``; None otherwise.
     columns: list[dict[str, Any]] | None = None
+    #: The players seated now, in seat order (joiners where they sit); who left the game;
+    #: the table's changes in order with the hands (set by the fold; see ``table``).
+    players: list[str] | None = None
+    left: list[str] = field(default_factory=list)
+    changes: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         """Each scored hand carries the running totals after it (one place for the sheet,
-        the chart, the CSV and the statistics)."""
+        the chart, the CSV and the statistics): kept by the fold as it goes (starting totals
+        and adjustments included), or summed here from the hands' points."""
+        if all(hand.totals is not None for hand in self.hands if hand.points is not None):
+            return
         running = dict.fromkeys(self.sides, 0)
         for hand in self.hands:
             if hand.points is None:
@@ -186,11 +205,13 @@ class State:
         return None
 
     def leaders(self) -> list[str]:
-        """Sides with the highest total (several on a tie; none before any score)."""
+        """Sides still at the table with the best total (several on a tie; none before any
+        score): a player who left cannot win."""
         if not self.hands:
             return []
-        best = (min if self.low_wins else max)(self.totals.values())
-        return [side for side in self.sides if self.totals[side] == best]
+        at_table = [side for side in self.sides if side not in self.left]
+        best = (min if self.low_wins else max)(self.totals[side] for side in at_table)
+        return [side for side in at_table if self.totals[side] == best]
 
 
 class Tally:
@@ -209,7 +230,30 @@ class Tally:
         self.totals: dict[str, int] = dict.fromkeys(self.sides, 0)
         self.finished = False
         self.winners: list[str] = []
+        #: The circle of places and who is dealt in (``table.Seating``); the deal of the hand
+        #: being folded (or last folded); the table's changes so far, as the state shows them.
+        self.seating = Seating(self.players, setup.first_dealer)
+        self.deal: Deal | None = None
+        self.changes: list[dict[str, Any]] = []
         self.__dict__.update(counts)
+
+    @property
+    def seated(self) -> list[str]:
+        """The players at the table now, in seat order."""
+        return self.seating.seated
+
+    @property
+    def open_hand(self) -> Hand | None:
+        """The last hand, while it is not scored yet."""
+        if self.hands and self.hands[-1].status != "scored":
+            return self.hands[-1]
+        return None
+
+    def next_deal(self) -> Deal:
+        """The deal of the hand to enter next: the open hand's, or the next one's."""
+        if self.open_hand is not None and self.deal is not None:
+            return self.deal
+        return self.seating.deal(len(self.hands) + 1, self.options)
 
 
 class GameRules:
@@ -406,18 +450,20 @@ class GameRules:
         notices. Changes nothing in the tally (it can be folded on afterwards)."""
         raise NotImplementedError
 
-    def play(self, setup: Setup, entries: Sequence[Mapping[str, Any]]) -> State:
-        """Replay every entered hand in order and derive the state of the game."""
+    def play(self, setup: Setup, entries: Sequence[Entry]) -> State:
+        """Replay every entry of the record in order (hands, and the table's changes between
+        them) and derive the state of the game."""
         tally = self.begin(setup)
-        for number, entry in enumerate(entries, start=1):
-            self._fold(tally, number, entry, last=number == len(entries))
-        return self.end(tally)
+        last = _last_hand(entries)
+        for index, entry in enumerate(entries):
+            self._fold(tally, entry, last=index == last)
+        return self._state(tally)
 
     def replay(
         self,
         setup: Setup,
-        entries: Sequence[Mapping[str, Any]],
-        kept: Sequence[Mapping[str, Any]],
+        entries: Sequence[Entry],
+        kept: Sequence[Entry],
         changed: int,
     ) -> State:
         """``play(setup, entries)`` for a record that is ``kept`` (the record as it stands)
@@ -431,33 +477,168 @@ class GameRules:
         record.
         """
         tally = self.begin(setup)
+        last = _last_hand(entries)
         for index, entry in enumerate(entries):
             try:
-                self._fold(tally, index + 1, entry, last=index == len(entries) - 1)
+                self._fold(tally, entry, last=index == last)
             except RuleError as error:
                 if index <= changed:  # the tally holds the kept record's first ``index``
                     error.kept_state = self._fold_on(tally, kept, index)
                 raise
-        return self.end(tally)
+        return self._state(tally)
 
-    def _fold_on(
-        self, tally: Tally, entries: Sequence[Mapping[str, Any]], start: int
-    ) -> State | None:
+    def _fold_on(self, tally: Tally, entries: Sequence[Entry], start: int) -> State | None:
         """The state of ``entries``, the first ``start`` of them already in ``tally``."""
+        last = _last_hand(entries)
         try:
             for index in range(start, len(entries)):
-                self._fold(tally, index + 1, entries[index], last=index == len(entries) - 1)
+                self._fold(tally, entries[index], last=index == last)
         except RuleError:  # the kept record itself no longer replays: nothing to show
             return None
-        return self.end(tally)
+        return self._state(tally)
 
-    def _fold(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
+    def _fold(self, tally: Tally, entry: Entry, last: bool) -> None:
+        """Fold one entry of the record in: a change of the table, or the next hand."""
+        if isinstance(entry, Change):
+            self._change(tally, entry)
+            return
+        number = len(tally.hands) + 1
         if tally.finished:
             raise RuleError("game_over", _("This game is over."), hand=number)
+        deal = tally.deal = tally.seating.deal(number, tally.options)
         try:
             self.step(tally, number, entry, last)
         except RuleError as error:
             raise error.for_hand(number) from None
+        hand = tally.hands[-1]
+        hand.players = deal.players
+        if hand.points is not None:
+            hand.totals = dict(tally.totals)
+        tally.seating.dealt(deal)
+
+    def _state(self, tally: Tally) -> State:
+        """The game's ``end``, with the table as it stands: who is seated, who left, the
+        changes, and who will be dealt into the next hand."""
+        state = self.end(tally)
+        state.players = list(tally.seated)
+        state.left = list(tally.seating.left)
+        state.changes = [dict(change) for change in tally.changes]
+        if state.next is not None and tally.changes:
+            state.next["players"] = list(tally.next_deal().players)
+        return state
+
+    # The table's changes between two hands (``table``) --------------------------------------
+
+    def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The changes this game allows with ``options`` (``table.KINDS``)."""
+        return ()
+
+    def sides_now(self, tally: Tally) -> list[str]:
+        """Who an adjustment may name: the players at the table (a team game: its teams)."""
+        return list(tally.seated)
+
+    def check_seats(self, tally: Tally, seated: Sequence[str]) -> None:
+        """Refuse a table of ``seated`` players the game cannot go on with (Oh Hell: no hand
+        left to play with that many; ``no_hands_left``). Changes nothing."""
+
+    def seats_changed(self, tally: Tally) -> None:
+        """The seated players changed: adapt what depends on their number (hand sizes)."""
+
+    def reschedule(self, tally: Tally, change: Change, apply: bool) -> dict[str, Any]:
+        """A ``schedule`` change checked (and with ``apply``, made): the change normalised."""
+        raise RuleError(
+            "change_not_allowed", _("This game does not allow that change."), change.where
+        )
+
+    def rename_side(self, tally: Tally, old: str, new: str) -> None:
+        """A seat handed over from ``old`` to ``new``: the seat's total goes with it (a team
+        game renames the team instead)."""
+        tally.sides = [new if side == old else side for side in tally.sides]
+        tally.totals = {(new if side == old else side): v for side, v in tally.totals.items()}
+
+    def _change(self, tally: Tally, change: Change) -> None:
+        """Check one change in RULES.md's order, then make it (nothing changes if refused)."""
+        if tally.finished:
+            raise RuleError("game_over", _("This game is over."), change.where)
+        if tally.open_hand is not None:
+            raise RuleError(
+                "hand_in_progress",
+                _("Finish the hand being played before changing the table."),
+                change.where,
+            )
+        normal = check_change(
+            change, tally.seating, self.table_changes(tally.options), self.sides_now(tally)
+        )
+        kind = normal["kind"]
+        if kind == "schedule":
+            normal = self.reschedule(tally, change, apply=False)
+        seating = tally.seating
+        seated = list(seating.seated)
+        out = list(seating.out_next)
+        if kind == "join":
+            seated.append(normal["player"])
+        elif kind == "leave":
+            seated.remove(normal["player"])
+            out = [name for name in out if name != normal["player"]]
+        elif kind == "sit_out":
+            out.append(normal["player"])
+        if kind in ("join", "leave", "sit_out"):
+            check_counts(
+                len(seated),
+                len([name for name in seated if name not in out]),
+                self.min_players,
+                self.max_players,
+                f"{change.where}.player",
+            )
+            self.check_seats(tally, seated)
+        self._make(tally, change, normal)
+
+    def _make(self, tally: Tally, change: Change, normal: dict[str, Any]) -> None:
+        seating = tally.seating
+        kind = normal["kind"]
+        player = normal.get("player")
+        shown = {"id": change.id, "before_hand": len(tally.hands) + 1, **normal}
+        if kind == "join":
+            returning = player in seating.left
+            if returning:
+                seating.left.remove(player)
+                seating.places = [p for p in seating.places if not (p.gone and p.player == player)]
+            else:
+                start = starting_total(
+                    normal["score"],
+                    tally.totals,
+                    seating.seated,
+                    self.low_wins(tally.options),
+                )
+                tally.totals[player] = start
+                tally.sides.append(player)
+                shown["score"] = start
+            place = Place(player)
+            after = normal.get("after")
+            if after is None:
+                seating.places.append(place)
+            else:
+                seating.places.insert(seating.places.index(seating.place_of(after)) + 1, place)
+            if returning:
+                shown["score"] = tally.totals[player]
+            self.seats_changed(tally)
+        elif kind == "leave":
+            seating.place_of(player).gone = True
+            seating.left.append(player)
+            seating.out_next = [name for name in seating.out_next if name != player]
+            self.seats_changed(tally)
+        elif kind == "sit_out":
+            seating.out_next.append(player)
+        elif kind == "substitute":
+            by = normal["by"]
+            seating.place_of(player).player = by
+            seating.out_next = [by if name == player else name for name in seating.out_next]
+            self.rename_side(tally, player, by)
+        elif kind == "adjust":
+            tally.totals[player] += normal["points"]
+        elif kind == "schedule":
+            shown.update(self.reschedule(tally, change, apply=True))
+        tally.changes.append(shown)
 
     def close(self, setup: Setup, state: State) -> State:
         """The state once the scorekeeper ends the game (``POST /games/<id>/close``).
@@ -548,6 +729,15 @@ class GameRules:
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
         """One hand's cells under ``csv_columns``."""
         return []
+
+
+def _last_hand(entries: Sequence[Entry]) -> int:
+    """The index of the record's last hand (-1 if none): the one hand that may be open (a
+    change after it is refused as such: ``hand_in_progress``)."""
+    for index in range(len(entries) - 1, -1, -1):
+        if not isinstance(entries[index], Change):
+            return index
+    return -1
 
 
 def team_name(players: Sequence[str]) -> str:

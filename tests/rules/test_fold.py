@@ -68,7 +68,7 @@ def accepted(rules, setup: Setup, entries: list) -> list:
     tally = rules.begin(setup)
     for index, entry in enumerate(entries):
         try:
-            rules._fold(tally, index + 1, entry, last=True)
+            rules._fold(tally, entry, last=True)
         except RuleError:
             return entries[:index]
         if tally.hands[-1].status != "scored":  # an unfinished hand ends a record
@@ -124,11 +124,11 @@ def test_a_state_taken_midway_is_not_changed_by_folding_on(game):
         rules, setup, _, kept, cut = drawn(record, data)
         tally = rules.begin(setup)
         for number, entry in enumerate(kept[:cut], start=1):
-            rules._fold(tally, number, entry, last=number == len(kept))
-        midway = rules.end(tally)
+            rules._fold(tally, entry, last=number == len(kept))
+        midway = rules._state(tally)
         for number, entry in enumerate(kept[cut:], start=cut + 1):
-            rules._fold(tally, number, entry, last=number == len(kept))
-        assert rules.end(tally) == rules.play(setup, kept)
+            rules._fold(tally, entry, last=number == len(kept))
+        assert rules._state(tally) == rules.play(setup, kept)
         assert midway == rules.play(setup, kept[:cut])
 
     check()

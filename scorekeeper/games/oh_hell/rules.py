@@ -29,7 +29,6 @@ from scorekeeper.games.base import add_points
 from scorekeeper.games.base import collect_options
 from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
-from scorekeeper.games.base import seat_after
 from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding.words import balance_words
 from scorekeeper.games.bidding.words import made_note
@@ -42,6 +41,8 @@ from scorekeeper.games.i18n import number
 from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
 from scorekeeper.games.readers import whole_of
+from scorekeeper.games.table import Change
+from scorekeeper.games.table import Deal
 from scorekeeper.games.words import HANDS
 
 #: Most cards in a hand by player count (the seeds' table).
@@ -611,28 +612,95 @@ class OhHell(GameRules):
         sizes = tally.sizes
         if number > len(sizes):
             raise RuleError("game_over", _("This game is over."), hand=number)
-        hand = self._hand(tally.setup, number, sizes, entry, last=last)
+        hand = self._hand(tally.deal, number, sizes, entry, last=last)
         if hand.points is not None:
             add_points(tally.totals, hand.points)
         tally.hands.append(hand)
         tally.finished = number == len(sizes) and hand.status == "scored"
 
+    # The table's changes: every one; the schedule is the cards of the hands still to play --
+
+    def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("join", "leave", "sit_out", "substitute", "adjust", "schedule")
+
+    @staticmethod
+    def _still_to_play(tally: Tally, seated: int) -> list[int]:
+        """The hands still to play that ``seated`` players can be dealt (52 // seated)."""
+        return [cards for cards in tally.sizes[len(tally.hands) :] if cards <= DECK // seated]
+
+    def check_seats(self, tally: Tally, seated: Sequence[str]) -> None:
+        if not self._still_to_play(tally, len(seated)):
+            raise RuleError(
+                "no_hands_left",
+                ngettext(
+                    "With %(num)s player no hand still to play can be dealt.",
+                    "With %(num)s players no hand still to play can be dealt.",
+                    len(seated),
+                ),
+            )
+
+    def seats_changed(self, tally: Tally) -> None:
+        """A join drops the hands that need more cards than the seated players can be dealt
+        (a leave never adds hands)."""
+        tally.sizes = tally.sizes[: len(tally.hands)] + self._still_to_play(
+            tally, len(tally.seated)
+        )
+
+    def reschedule(self, tally: Tally, change: Change, apply: bool) -> dict[str, Any]:
+        """The cards of every hand still to play: each from 1 to the player-count table's
+        biggest hand for the seated players, at most 40 hands; ``[]`` ends the game now (once
+        a hand is scored)."""
+        sizes = change.body.get("sizes")
+        where = f"{change.where}.sizes"
+        seated = len(tally.seated)
+        biggest = MAX_CARDS.get(seated, DECK // seated)
+        if not isinstance(sizes, list) or not all(
+            isinstance(cards, int) and not isinstance(cards, bool) for cards in sizes
+        ):
+            raise RuleError(
+                "custom_sizes_invalid", _("List the cards of each hand still to play."), where
+            )
+        if len(sizes) > MAX_CUSTOM_HANDS or any(not 1 <= cards <= biggest for cards in sizes):
+            raise RuleError(
+                "custom_sizes_invalid",
+                _(
+                    "At most %(hands)s hands, each of 1 to %(cards)s cards.",
+                    hands=MAX_CUSTOM_HANDS,
+                    cards=biggest,
+                ),
+                where,
+            )
+        if not sizes and not tally.hands:
+            raise RuleError(
+                "custom_sizes_invalid", _("Play at least one hand before ending the game."), where
+            )
+        if apply:
+            tally.sizes = tally.sizes[: len(tally.hands)] + list(sizes)
+            tally.finished = not sizes
+        return {"kind": "schedule", "sizes": list(sizes)}
+
     def end(self, tally: Tally) -> State:
         hands = list(tally.hands)
-        state = State(sides=list(tally.players), teams=None, hands=hands, totals=dict(tally.totals))
+        state = State(
+            sides=list(tally.sides),
+            teams=None,
+            hands=hands,
+            totals=dict(tally.totals),
+            left=list(tally.seating.left),
+        )
         state.finished = tally.finished
         if state.finished:
             state.winners = state.leaders()
         else:
-            state.next = self._next(tally.setup, tally.sizes, hands)
-        state.notices = self._notices(tally.setup, tally.sizes, state)
+            state.next = self._next(tally.next_deal(), tally.sizes, hands)
+        state.notices = self._notices(tally.next_deal(), tally.sizes, state)
         return state
 
     # One hand -----------------------------------------------------------------------------
 
     def _hand(
         self,
-        setup: Setup,
+        deal: Deal,
         number: int,
         sizes: list[int],
         entry: Mapping[str, Any],
@@ -640,10 +708,10 @@ class OhHell(GameRules):
     ) -> Hand:
         if not isinstance(entry, Mapping):
             raise RuleError("wrong_type", _("A hand must be given as bids and tricks per player."))
-        players = setup.players
-        options = setup.options
+        players = deal.players
+        options = deal.options
         cards = sizes[number - 1]
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+        dealer_seat = deal.dealer_seat
         dealer = players[dealer_seat]
         tricks_given = entry.get("tricks") is not None
         without_trump = no_trump_reason(len(players), sizes, number - 1, options["no_trump_hands"])
@@ -813,12 +881,12 @@ class OhHell(GameRules):
 
     # What comes next ----------------------------------------------------------------------
 
-    def _next(self, setup: Setup, sizes: list[int], hands: list[Hand]) -> dict[str, Any]:
-        players = setup.players
-        options = setup.options
+    def _next(self, deal: Deal, sizes: list[int], hands: list[Hand]) -> dict[str, Any]:
+        players = deal.players
+        options = deal.options
         current = hands[-1] if hands and hands[-1].status != "scored" else None
         number = current.number if current else len(hands) + 1
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+        dealer_seat = deal.dealer_seat
         dealer = players[dealer_seat]
         cards = sizes[number - 1]
         order = order_from_left_of(dealer_seat, players)
@@ -841,7 +909,7 @@ class OhHell(GameRules):
         }
 
     @staticmethod
-    def _notices(setup: Setup, sizes: list[int], state: State) -> list[str]:
+    def _notices(setup: Deal, sizes: list[int], state: State) -> list[str]:
         if state.finished:
             best = state.totals[state.winners[0]]
             if len(state.winners) == 1:

@@ -1,0 +1,333 @@
+"""The table as it is at each hand: who sits where, who is dealt in and who deals, and the
+changes a table makes between two hands (RULES.md, "Every game: the table changes
+mid-game"): ``join``, ``leave``, ``sit_out``, ``substitute``, ``adjust`` and ``schedule``.
+
+Pure Python like every module of ``scorekeeper.games``. A game's record is a list of entries
+in order: a hand is a mapping (what was entered), a change is a ``Change``. ``GameRules``
+folds both (``base.GameRules._fold``); a game says which changes it allows
+(``GameRules.table_changes``) and reads each hand's ``Deal`` (the players dealt in, the
+dealer) from the tally instead of counting seats itself.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+
+from scorekeeper.games.errors import Problems
+from scorekeeper.games.errors import RuleError
+from scorekeeper.games.i18n import _
+
+#: Every kind of change, in the order the pages offer them.
+KINDS = ("join", "leave", "sit_out", "substitute", "adjust", "schedule")
+#: The starting totals a joiner may be given by name (else a whole number).
+STARTS = ("last", "zero", "average")
+#: A typed starting total, an adjustment's points and its note: the limits RULES.md sets.
+START_LIMIT = 10_000
+ADJUST_LIMIT = 1000
+NOTE_LIMIT = 200
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of the table, as given (``{"kind": "join", "player": "Dee", ...}``), and the
+    id it is stored under (a refusal of a later entry names it: ``changes/<id>``)."""
+
+    body: Mapping[str, Any]
+    id: int | None = None
+
+    @property
+    def kind(self) -> Any:
+        return self.body.get("kind")
+
+    @property
+    def where(self) -> str:
+        return f"changes/{self.id}" if self.id is not None else "change"
+
+
+@dataclass
+class Place:
+    """A place in the circle: its player, and whether that player left (an empty place kept
+    only to find the next dealer)."""
+
+    player: str
+    gone: bool = False
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One hand's table: the players dealt in, in seat order, and the dealer among them."""
+
+    number: int
+    players: tuple[str, ...]
+    dealer_seat: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def dealer(self) -> str:
+        return self.players[self.dealer_seat]
+
+    @property
+    def order(self) -> list[str]:
+        """The players from the dealer's left round to the dealer (who acts last)."""
+        seat = self.dealer_seat
+        return list(self.players[seat + 1 :] + self.players[: seat + 1])
+
+
+class Seating:
+    """The circle of places as it stands after the entries folded so far."""
+
+    def __init__(self, players: Sequence[str], first_dealer: int) -> None:
+        self.places = [Place(name) for name in players]
+        self.first = self.places[first_dealer % len(self.places)] if self.places else None
+        self.last_dealer: Place | None = None
+        #: Who sits out the next hand (a sit-out stays with the seat on a substitute).
+        self.out_next: list[str] = []
+        #: Who left, in the order they left (their totals stay on the sheet).
+        self.left: list[str] = []
+
+    @property
+    def seated(self) -> list[str]:
+        """The players at the table now, in seat order (sitters included)."""
+        return [place.player for place in self.places if not place.gone]
+
+    def place_of(self, player: str) -> Place | None:
+        return next((p for p in self.places if p.player == player and not p.gone), None)
+
+    def deal(self, number: int, options: Mapping[str, Any]) -> Deal:
+        """Hand ``number``'s deal: the first player dealt in clockwise after the last hand's
+        dealer deals (hand 1: the chosen first dealer, or the first dealt in after them)."""
+        dealt = [p for p in self.places if not p.gone and p.player not in self.out_next]
+        if not dealt:
+            return Deal(number, (), 0, options)
+        if self.last_dealer is None:
+            start = self.places.index(self.first) if self.first in self.places else 0
+        else:
+            start = self.places.index(self.last_dealer) + 1
+        count = len(self.places)
+        dealer = next(
+            place for k in range(count) if (place := self.places[(start + k) % count]) in dealt
+        )
+        return Deal(number, tuple(p.player for p in dealt), dealt.index(dealer), options)
+
+    def dealt(self, deal: Deal) -> None:
+        """Hand ``deal.number`` was played: its dealer is the last dealer; sit-outs are over."""
+        self.last_dealer = next(p for p in self.places if p.player == deal.dealer and not p.gone)
+        self.out_next = []
+
+
+def check_change(
+    change: Change,
+    seating: Seating,
+    allowed: Sequence[str],
+    sides: Sequence[str],
+) -> dict[str, Any]:
+    """The change's own problems, all at once (``RuleErrors``), after the checks every
+    change has (``change_not_allowed``); the change normalised (names trimmed, numbers
+    whole). ``sides``: who may be adjusted (the seated players, or the teams)."""
+    body = change.body
+    where = change.where
+    kind = change.kind
+    if not isinstance(body, Mapping):
+        raise RuleError("wrong_type", _("A change must be an object."), where)
+    if kind not in KINDS:
+        raise RuleError(
+            "option_value",
+            _("A change is one of: %(kinds)s.", kinds=", ".join(KINDS)),
+            f"{where}.kind",
+        )
+    if kind not in allowed:
+        raise RuleError(
+            "change_not_allowed", _("This game does not allow that change."), f"{where}.kind"
+        )
+    problems = Problems()
+    normal: dict[str, Any] = {"kind": kind}
+    seated = seating.seated
+
+    def name(key: str) -> str | None:
+        value = body.get(key)
+        if value is None:
+            problems.add(RuleError("required", _("Name the player."), f"{where}.{key}"))
+            return None
+        if not isinstance(value, str) or not value.strip():
+            problems.add(RuleError("wrong_type", _("A player is given by name."), f"{where}.{key}"))
+            return None
+        return value.strip()
+
+    def at_table(key: str) -> str | None:
+        player = name(key)
+        if player is not None and player not in seated:
+            problems.add(
+                RuleError(
+                    "not_seated",
+                    _("%(name)s is not at the table.", name=player),
+                    f"{where}.{key}",
+                )
+            )
+            return None
+        return player
+
+    if kind == "join":
+        player = name("player")
+        if player is not None and player in seated:
+            problems.add(
+                RuleError(
+                    "already_seated",
+                    _("%(name)s is already at the table.", name=player),
+                    f"{where}.player",
+                )
+            )
+        normal["player"] = player
+        if body.get("after") is not None:
+            normal["after"] = at_table("after")
+        score = body.get("score")
+        returning = player is not None and player in seating.left
+        if returning and score is not None:
+            problems.add(
+                RuleError(
+                    "option_value",
+                    _(
+                        "%(name)s comes back with the total they left with: give no "
+                        "starting total.",
+                        name=player,
+                    ),
+                    f"{where}.score",
+                )
+            )
+        elif score is None:
+            normal["score"] = None if returning else "last"
+        elif score in STARTS or (
+            isinstance(score, int)
+            and not isinstance(score, bool)
+            and -START_LIMIT <= score <= START_LIMIT
+        ):
+            normal["score"] = score
+        else:
+            problems.add(
+                RuleError(
+                    "option_value",
+                    _(
+                        "The starting total is the last place's, zero, the average or a whole "
+                        "number from %(low)s to %(high)s.",
+                        low=-START_LIMIT,
+                        high=START_LIMIT,
+                    ),
+                    f"{where}.score",
+                )
+            )
+    elif kind in ("leave", "sit_out"):
+        player = normal["player"] = at_table("player")
+        if kind == "sit_out" and player is not None and player in seating.out_next:
+            problems.add(
+                RuleError(
+                    "option_value",
+                    _("%(name)s already sits out the next hand.", name=player),
+                    f"{where}.player",
+                )
+            )
+    elif kind == "substitute":
+        normal["player"] = at_table("player")
+        by = normal["by"] = name("by")
+        if by is not None and by in seated:
+            problems.add(
+                RuleError(
+                    "already_seated",
+                    _("%(name)s is already at the table.", name=by),
+                    f"{where}.by",
+                )
+            )
+        elif by is not None and by in seating.left:
+            problems.add(
+                RuleError(
+                    "option_value",
+                    _("%(name)s left the game: they come back by joining.", name=by),
+                    f"{where}.by",
+                )
+            )
+    elif kind == "adjust":
+        side = body.get("player")
+        if side is None:
+            problems.add(RuleError("required", _("Name the player."), f"{where}.player"))
+        elif not isinstance(side, str) or side.strip() not in sides:
+            problems.add(
+                RuleError(
+                    "not_seated",
+                    _("%(name)s is not at the table.", name=str(side)),
+                    f"{where}.player",
+                )
+            )
+        else:
+            normal["player"] = side.strip()
+        points = body.get("points")
+        if points is None:
+            problems.add(RuleError("required", _("Enter the points."), f"{where}.points"))
+        elif isinstance(points, bool) or not isinstance(points, int):
+            problems.add(
+                RuleError("wrong_type", _("The points must be a whole number."), f"{where}.points")
+            )
+        elif points == 0 or abs(points) > ADJUST_LIMIT:
+            problems.add(
+                RuleError(
+                    "option_value",
+                    _(
+                        "The points are a whole number from %(low)s to %(high)s, not 0.",
+                        low=-ADJUST_LIMIT,
+                        high=ADJUST_LIMIT,
+                    ),
+                    f"{where}.points",
+                )
+            )
+        else:
+            normal["points"] = points
+        note = body.get("note")
+        if note is not None:
+            if not isinstance(note, str):
+                problems.add(RuleError("wrong_type", _("The note must be text."), f"{where}.note"))
+            elif len(note.strip()) > NOTE_LIMIT:
+                problems.add(
+                    RuleError(
+                        "text_too_long",
+                        _("The note may be at most %(count)s characters.", count=NOTE_LIMIT),
+                        f"{where}.note",
+                    )
+                )
+            elif note.strip():
+                normal["note"] = note.strip()
+    problems.raise_any()
+    return normal
+
+
+def starting_total(
+    how: str | int, totals: Mapping[str, int], seated: Sequence[str], low_wins: bool
+) -> int:
+    """A joiner's starting total: the last place's (the lowest, or the highest where the
+    lowest wins), zero, the average of the seated players rounded down, or a typed number."""
+    if isinstance(how, int):
+        return how
+    values = [totals[name] for name in seated if name in totals]
+    if how == "zero" or not values:
+        return 0
+    if how == "average":
+        return math.floor(sum(values) / len(values))
+    return max(values) if low_wins else min(values)
+
+
+def check_counts(seated: int, dealt: int, low: int, high: int, where: str) -> None:
+    """``player_count`` when the seated players would exceed the game's maximum, or the
+    players of the next hand be fewer than its minimum."""
+    if seated > high:
+        raise RuleError(
+            "player_count",
+            _("At most %(count)s players can play this game.", count=high),
+            where,
+        )
+    if dealt < low:
+        raise RuleError(
+            "player_count",
+            _("At least %(count)s players must be dealt in.", count=low),
+            where,
+        )
