@@ -613,6 +613,8 @@ class GameRules:
                 tally.totals[player] = start
                 tally.sides.append(player)
                 shown["score"] = start
+            if player not in seating.members:
+                seating.members.append(player)
             place = Place(player)
             after = normal.get("after")
             if after is None:
@@ -633,6 +635,8 @@ class GameRules:
             by = normal["by"]
             seating.place_of(player).player = by
             seating.out_next = [by if name == player else name for name in seating.out_next]
+            if by not in seating.members:
+                seating.members.append(by)
             self.rename_side(tally, player, by)
         elif kind == "adjust":
             tally.totals[player] += normal["points"]
@@ -939,12 +943,14 @@ def each_player(
     words: Any,
     read: Callable[[str, Any], Any],
     partial: bool = False,
+    members: Sequence[str] = (),
 ) -> dict[str, Any]:
     """The ``{player: value}`` mapping ``entry[key]``, each value passed through ``read(name,
     value)``, in seat order. Every problem is reported at once: each stranger, each missing
     player (unless ``partial``) and each value ``read`` refuses. ``words`` holds the whole
     sentences (``every()``, ``per_player()``, ``enter(name)``: a ``readers.NumberWords`` such
-    as ``readers.BIDS``)."""
+    as ``readers.BIDS``). A name of ``members`` (someone at the table who is not dealt into
+    this hand: a sitter, a player who left) is ``not_seated``."""
     values = entry.get(key)
     if values is None or (
         isinstance(values, Mapping) and all(value is None for value in values.values())
@@ -954,7 +960,15 @@ def each_player(
         raise RuleError("wrong_type", words.per_player(), key)
     problems = Problems()
     for name in values:
-        if name not in players:
+        if name in members and name not in players:
+            problems.add(
+                RuleError(
+                    "not_seated",
+                    _("%(name)s is not dealt into this hand.", name=name),
+                    f"{key}.{name}",
+                )
+            )
+        elif name not in players:
             problems.add(
                 RuleError(
                     "unknown_player",

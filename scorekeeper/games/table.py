@@ -66,6 +66,9 @@ class Deal:
     players: tuple[str, ...]
     dealer_seat: int
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: Everyone who has been at the table so far (a name among them who is not dealt in is
+    #: refused as ``not_seated``, a stranger as ``unknown_player``).
+    members: tuple[str, ...] = ()
 
     @property
     def dealer(self) -> str:
@@ -89,6 +92,8 @@ class Seating:
         self.out_next: list[str] = []
         #: Who left, in the order they left (their totals stay on the sheet).
         self.left: list[str] = []
+        #: Everyone who has been at the table, in the order they came.
+        self.members: list[str] = list(players)
 
     @property
     def seated(self) -> list[str]:
@@ -102,8 +107,9 @@ class Seating:
         """Hand ``number``'s deal: the first player dealt in clockwise after the last hand's
         dealer deals (hand 1: the chosen first dealer, or the first dealt in after them)."""
         dealt = [p for p in self.places if not p.gone and p.player not in self.out_next]
+        members = tuple(self.members)
         if not dealt:
-            return Deal(number, (), 0, options)
+            return Deal(number, (), 0, options, members)
         if self.last_dealer is None:
             start = self.places.index(self.first) if self.first in self.places else 0
         else:
@@ -112,7 +118,8 @@ class Seating:
         dealer = next(
             place for k in range(count) if (place := self.places[(start + k) % count]) in dealt
         )
-        return Deal(number, tuple(p.player for p in dealt), dealt.index(dealer), options)
+        players = tuple(p.player for p in dealt)
+        return Deal(number, players, dealt.index(dealer), options, members)
 
     def dealt(self, deal: Deal) -> None:
         """Hand ``deal.number`` was played: its dealer is the last dealer; sit-outs are over."""

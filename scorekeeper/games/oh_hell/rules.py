@@ -721,7 +721,7 @@ class OhHell(GameRules):
         problems = Problems()
         bids: dict[str, int] = {}
         with problems.check():
-            bids = self._bids(entry, players, cards, partial_ok=last and not tricks_given)
+            bids = self._bids(entry, deal, cards, partial_ok=last and not tricks_given)
         complete = not problems and len(bids) == len(players)
         if complete and hook_applies(options, cards):
             with problems.check():
@@ -732,7 +732,7 @@ class OhHell(GameRules):
         tricks: dict[str, int] | None = None
         if tricks_given:
             with problems.check():
-                tricks = self._tricks(entry, players, cards)
+                tricks = self._tricks(entry, deal, cards)
         elif not last:
             problems.add(
                 RuleError(
@@ -776,15 +776,15 @@ class OhHell(GameRules):
         return Hand(number, dealer, status, normalised, points, info)
 
     @staticmethod
-    def _bids(
-        entry: Mapping[str, Any], players: Sequence[str], cards: int, partial_ok: bool
-    ) -> dict[str, int]:
+    def _bids(entry: Mapping[str, Any], deal: Deal, cards: int, partial_ok: bool) -> dict[str, int]:
         """The bids entered, in seat order. Only the hand still being bid may lack some."""
 
         def read(name: str, value: Any) -> int:
             return whole_of(value, BIDS, name, f"bids.{name}", "bid_out_of_range", 0, cards)
 
-        return each_player(entry, "bids", players, "missing_bid", BIDS, read, partial_ok)
+        return each_player(
+            entry, "bids", deal.players, "missing_bid", BIDS, read, partial_ok, deal.members
+        )
 
     @staticmethod
     def _check_hook(bids: Mapping[str, int], dealer: str, cards: int, simultaneous: bool) -> None:
@@ -862,12 +862,14 @@ class OhHell(GameRules):
         return suit
 
     @staticmethod
-    def _tricks(entry: Mapping[str, Any], players: Sequence[str], cards: int) -> dict[str, int]:
+    def _tricks(entry: Mapping[str, Any], deal: Deal, cards: int) -> dict[str, int]:
         def read(name: str, value: Any) -> int:
             where = f"tricks.{name}"
             return whole_of(value, TRICKS, name, where, "tricks_out_of_range", 0, cards)
 
-        tricks = each_player(entry, "tricks", players, "missing_tricks", TRICKS, read)
+        tricks = each_player(
+            entry, "tricks", deal.players, "missing_tricks", TRICKS, read, members=deal.members
+        )
         taken = sum(tricks.values())
         if taken != cards:
             message = ngettext(

@@ -111,7 +111,11 @@ def test_a_sitter_s_bid_is_not_taken():
         [first, change("sit_out", player="Ben"), hand(Ann=(0, 0), Ben=(0, 0), Cy=(2, 2))]
     )
     assert error.hand == 2
-    assert {problem.field for problem in error.errors} >= {"bids.Ben"}
+    assert {(problem.code, problem.field) for problem in error.errors} >= {
+        ("not_seated", "bids.Ben")
+    }
+    stranger = refused([first, hand(Ann=(0, 0), Ben=(0, 0), Cy=(2, 2), Zed=(0, 0))])
+    assert ("unknown_player", "bids.Zed") in {(p.code, p.field) for p in stranger.errors}
 
 
 def test_a_leaver_with_the_best_total_does_not_win():
