@@ -232,6 +232,19 @@ class Game(db.Model):
     hands: Mapped[list[HandEntry]] = relationship(
         order_by="HandEntry.number", cascade="all, delete-orphan", passive_deletes=True
     )
+    #: The table's changes between hands, in the order of the record (before which hand,
+    #: then as recorded).
+    changes: Mapped[list[TableChange]] = relationship(
+        order_by=lambda: [TableChange.before_hand, TableChange.id],
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+    #: How many of the seats are the table the game started with (None: all of them); the
+    #: seats after those are the players who came later (a join, a substitute), in order.
+    table_size: Mapped[int | None] = mapped_column(default=None)
+    #: After a change of the table: each side of ``totals`` by its players' seat positions
+    #: (a joiner, a renamed team); None while the sides are the starting table's.
+    side_seats: Mapped[list | None] = mapped_column(JSONType, default=None)
 
     @property
     def plugin(self) -> GamePlugin:
@@ -239,12 +252,22 @@ class Game(db.Model):
 
     @property
     def players(self) -> list[str]:
-        """The players' names in seat order (the seats must be loaded)."""
+        """The names of the table the game started with, in seat order (the seats must be
+        loaded)."""
+        return self.members[: self.table_size]
+
+    @property
+    def members(self) -> list[str]:
+        """Everyone who has been at the table: the starting seats, then who came later (what
+        is stored is keyed by these positions)."""
         return [seat.player.name for seat in self.seats]
 
     @property
     def sides(self) -> list[str]:
         """Who scores: the players, or the teams by their players' names."""
+        if self.side_seats is not None:
+            members = self.members
+            return [" & ".join(members[seat] for seat in side) for side in self.side_seats]
         return self.plugin.rules.sides(self.players, self.options)
 
     @property
@@ -282,6 +305,22 @@ class HandEntry(db.Model):
     game_id: Mapped[int] = mapped_column(sa.ForeignKey("game.id", ondelete="CASCADE"))
     number: Mapped[int]
     input: Mapped[dict] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+
+
+class TableChange(db.Model):
+    """One change of the table between two hands (``games.table``), as given, with every
+    player named by their seat position (``Seat.position``: a roster rename changes none)."""
+
+    __tablename__ = "table_change"
+    __table_args__ = (sa.Index("ix_table_change_game", "game_id", "before_hand"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("game.id", ondelete="CASCADE"))
+    #: The hand that comes after it: 1 before the first hand.
+    before_hand: Mapped[int]
+    body: Mapped[dict] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 

@@ -35,7 +35,9 @@ def check_database(app) -> int:
             assert [hand.number for hand in game.hands] == list(range(1, len(game.hands) + 1))
             result = games.played(game)
             status = results.status_of(result.state, game)
-            derived = results.derive(game.plugin, result.setup, result.state, status)
+            derived = results.derive(
+                game.plugin, result.setup, result.state, status, 1, game.members
+            )
             assert game.status == status, game.id
             assert game.totals == derived.totals, game.id
             assert game.winners == derived.winners, game.id

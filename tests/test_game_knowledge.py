@@ -96,8 +96,8 @@ def a_new_game(rules: GameRules):
     return rules.play(setup, [])
 
 
-def test_every_game_shares_only_the_number_the_dealer_and_the_order():
-    assert set(NextBase.model_fields) == {"number", "dealer", "order"}
+def test_every_game_shares_only_the_number_the_dealer_the_order_and_who_is_dealt_in():
+    assert set(NextBase.model_fields) == {"number", "dealer", "order", "players"}
 
 
 @pytest.mark.parametrize("key", GAMES.keys())

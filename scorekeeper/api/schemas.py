@@ -577,6 +577,7 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
             dict[str, int] | None,
             Field(..., description="Each side's running total after this hand"),
         ),
+        players=(list[str], Field(..., description="Who was dealt in, in seat order")),
     )
     state = create_model(
         f"{name}State",
@@ -585,7 +586,9 @@ def game_models(plugin: GamePlugin) -> dict[str, type[BaseModel]]:
         game=(Literal[plugin.key], ...),
         night_id=(int | None, ...),
         options=(options_out, ...),
-        players=(list[str], ...),
+        players=(list[str], Field(..., description="The players seated now, in seat order")),
+        left=(list[str], Field(..., description="Who left the game (their totals stay)")),
+        changes=(list[TableChangeOut], ...),
         teams=(list[list[str]] | None, ...),
         status=(Status, ...),
         locked=(bool, ...),
@@ -669,6 +672,23 @@ def one_of(part: str, handler, description: str = "") -> dict:
     union = models[0] if len(models) == 1 else Union[models]  # noqa: UP007
     found = handler(TypeAdapter(union).core_schema)
     return {**found, "description": description} if description else found
+
+
+class TableChangeOut(Closed):
+    """A change of the table, in order with the hands: as given, with the id it is stored
+    under, the hand it came before and, for a join, the starting total it resolved to."""
+
+    id: int | None
+    before_hand: int
+    kind: Literal["join", "leave", "sit_out", "substitute", "adjust", "schedule"]
+    player: str | None = None
+    after: str | None = None
+    score: int | None = Field(None, description="A join's starting total, as resolved")
+    by: str | None = None
+    points: int | None = None
+    note: str | None = None
+    sizes: list[int] | None = None
+    rounds: int | None = None
 
 
 class GameState(AsGiven):

@@ -523,7 +523,7 @@ class GameRules:
         state.players = list(tally.seated)
         state.left = list(tally.seating.left)
         state.changes = [dict(change) for change in tally.changes]
-        if state.next is not None and tally.changes:
+        if state.next is not None:
             state.next["players"] = list(tally.next_deal().players)
         return state
 
@@ -692,9 +692,14 @@ class GameRules:
                 entry[key] = players[entry[key]]
         for key in self.name_maps:
             if isinstance(entry.get(key), list):
+                # A hand stored before someone joined holds no place for them (the places of
+                # who came later are at the end).
+                values = entry[key]
+                if len(values) > len(players):
+                    raise ValueError(f"{key}: {len(values)} places for {len(players)} players")
                 entry[key] = {
                     name: value
-                    for name, value in zip(players, entry[key], strict=True)
+                    for name, value in zip(players, values, strict=False)
                     if value is not None
                 }
         for key in self.name_lists:

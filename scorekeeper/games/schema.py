@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 from pydantic import ConfigDict
+from pydantic import Field
 
 
 class Closed(BaseModel):
@@ -30,6 +31,7 @@ class NextBase(Closed):
     number: int
     dealer: str
     order: list[str] | None
+    players: list[str] = Field(description="Who will be dealt in, in seat order")
 
 
 class NoExtra(Closed):

@@ -33,16 +33,19 @@ from scorekeeper.games import GamePlugin
 from scorekeeper.games import RuleError
 from scorekeeper.games import Setup
 from scorekeeper.games import State
+from scorekeeper.games.base import Entry
 from scorekeeper.games.base import Problems
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.table import Change
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
 from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
+from scorekeeper.models import TableChange
 from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
 from scorekeeper.services import players as roster
@@ -78,10 +81,64 @@ def setup_for(game: Game) -> Setup:
     return Setup(players=tuple(game.players), options=game.options, first_dealer=game.first_dealer)
 
 
-def entries_of(game: Game, setup: Setup) -> list[dict]:
-    """What was entered in each hand, with the names of the players now in the seats."""
+#: The keys of a change that name a player (stored as the player's seat position).
+CHANGE_NAMES = ("player", "after", "by")
+
+
+def change_entry(row: TableChange, members: Sequence[str]) -> Change:
+    """A stored change as the rules read it: every seat position named again."""
+    body = dict(row.body)
+    for key in CHANGE_NAMES:
+        value = body.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            body[key] = members[value]
+        elif isinstance(value, list):  # a team, by its players' seats
+            body[key] = " & ".join(members[seat] for seat in value)
+    return Change(body, row.id)
+
+
+def change_by_seat(body: Mapping[str, Any], members: Sequence[str]) -> dict[str, Any]:
+    """A change the rules took (names normalised), with every name by seat position (a
+    team by its players' seats)."""
+    stored = dict(body)
+    for key in CHANGE_NAMES:
+        name = stored.get(key)
+        if name is None:
+            continue
+        if name in members:
+            stored[key] = members.index(name)
+        else:
+            stored[key] = [members.index(part) for part in name.split(" & ")]
+    return stored
+
+
+def entries_of(game: Game, setup: Setup) -> list[Entry]:
+    """The game's record in order: what was entered in each hand and the table's changes
+    between them, with the names of the players now in the seats."""
     rules = game.plugin.rules
-    return [rules.from_seats(row.input, setup.players) for row in game.hands]
+    members = game.members
+    hands = [rules.from_seats(row.input, members) for row in game.hands]
+    if not game.changes:
+        return hands
+    record: list[Entry] = []
+    changes = list(game.changes)
+    for number, hand in enumerate(hands, start=1):
+        while changes and changes[0].before_hand <= number:
+            record.append(change_entry(changes.pop(0), members))
+        record.append(hand)
+    record += [change_entry(row, members) for row in changes]
+    return record
+
+
+def hand_index(record: Sequence[Entry], number: int) -> int:
+    """Where hand ``number`` is in the record."""
+    seen = 0
+    for index, entry in enumerate(record):
+        if not isinstance(entry, Change):
+            seen += 1
+            if seen == number:
+                return index
+    raise IndexError(number)
 
 
 def _replay(
@@ -147,7 +204,12 @@ def get_game(account: Account, game_id: int) -> Game:
         db.session.execute(
             sa.select(Game)
             .where(Game.id == game_id, Game.account_id == account.id)
-            .options(joinedload(Game.seats), joinedload(Game.hands), joinedload(Game.night))
+            .options(
+                joinedload(Game.seats),
+                joinedload(Game.hands),
+                joinedload(Game.changes),
+                joinedload(Game.night),
+            )
         )
         .unique()
         .scalar_one_or_none()
@@ -404,16 +466,18 @@ def update_hand(
         raise NotFound(rules.phrase("not_found", number=number))
     setup = setup_for(game)
     kept = entries_of(game, setup)
-    if complete and game.tally and number <= game.tally[0].get(results.HANDS, 0):
+    scored = max((counts.get(results.HANDS, 0) for counts in game.tally or []), default=0)
+    if complete and number <= scored:
         raise Refusal(
             "not_next_hand",
             rules.phrase("already_complete", number=number),
             "number",
         )
     _check_open(game)
+    at = hand_index(kept, number)
     entries = list(kept)
-    entries[number - 1] = dict(change) if replace else rules.merge(kept[number - 1], change)
-    return _save(game, setup, _replay(game.plugin, setup, entries, kept, number - 1), number)
+    entries[at] = dict(change) if replace else rules.merge(kept[at], change)
+    return _save(game, setup, _replay(game.plugin, setup, entries, kept, at), number)
 
 
 def undo_last_hand(game: Game, number: int | None = None) -> Played:
@@ -429,6 +493,12 @@ def undo_last_hand(game: Game, number: int | None = None) -> Played:
             "number",
         )
     _check_open(game)
+    if game.changes and game.changes[-1].before_hand > last.number:
+        raise Refusal(
+            "conflict",
+            _("The table changed after this hand: undo that change first."),
+            "number",
+        )
     setup = setup_for(game)
     entries = entries_of(game, setup)[:-1]
     game.hands.remove(last)
@@ -591,8 +661,9 @@ def _save(
     """Store the normalised entries from hand ``first`` on and every derived copy; commit."""
     rules = game.plugin.rules
     now = utcnow()
+    members = game.members
     for row, hand in zip(game.hands[first - 1 :], state.hands[first - 1 :], strict=True):
-        stored = rules.to_seats(hand.input, setup.players)
+        stored = rules.to_seats(hand.input, members)
         if row.input != stored:
             row.input = stored
             row.updated_at = now
@@ -633,7 +704,9 @@ def state_answer(result: Played) -> GameState:
         game=game.kind,
         night_id=game.night_id,
         options=dict(game.options),
-        players=result.players,
+        players=state.players if state.players is not None else result.players,
+        left=state.left,
+        changes=state.changes,
         teams=state.teams,
         status=game.status,
         locked=game.locked,
@@ -646,6 +719,7 @@ def state_answer(result: Played) -> GameState:
                 input=hand.input,
                 points=hand.points,
                 totals=hand.totals,
+                players=list(hand.players or result.players),
             )
             for hand in state.hands
         ],

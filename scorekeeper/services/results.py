@@ -89,28 +89,45 @@ class Derived:
         return [dict(zip(RESULT_FIELDS, row, strict=True)) for row in self.results]
 
 
-def derive(plugin: GamePlugin, setup: Setup, state: State, status: str, first: int = 1) -> Derived:
+def derive(
+    plugin: GamePlugin,
+    setup: Setup,
+    state: State,
+    status: str,
+    first: int = 1,
+    members: Sequence[str] | None = None,
+) -> Derived:
     """The copies of a game in ``state``; ``results`` are the hand results of hands from
-    ``first`` on and, for a finished game, its end."""
+    ``first`` on and, for a finished game, its end.
+
+    Everything is kept by seat position: the starting table's, then who came later
+    (``members``, when the table changed). Each player is credited with the hands they were
+    dealt into, under the side they were on in that hand; the game's result (played, won,
+    final total) goes to who holds each side at the end (a player who left keeps theirs).
+    """
     rules = plugin.rules
+    options = setup.options
+    members = list(members or setup.players)
+    position = {name: seat for seat, name in enumerate(members)}
     sides = state.sides
-    side_of = rules.side_of_seat(setup.options, len(setup.players))
-    seat_sides = [sides[side_of[seat]] for seat in range(len(setup.players))]
-    tally: list[dict[str, int]] = [defaultdict(int) for _ in seat_sides]
+    tally: list[dict[str, int]] = [defaultdict(int) for _ in members]
     rows: list[tuple[int, int, str, int]] = []
     add = rows.append
     for hand in state.hands:
         if hand.status != "scored" or hand.points is None:
             continue
-        facts = rules.hand_facts(setup, hand)
+        dealt = tuple(hand.players or setup.players)
+        seats, hand_sides = _hand_sides(rules, options, dealt, position)
+        at_hand = setup if dealt == tuple(setup.players) else Setup(dealt, options)
+        facts = rules.hand_facts(at_hand, hand)
         number, points, totals = hand.number, hand.points, hand.totals
         kept = number >= first
-        for seat, side in enumerate(seat_sides):
+        for index, (seat, side) in enumerate(zip(seats, hand_sides, strict=True)):
             scored = points[side]
             counts = tally[seat]
             counts[HANDS] += 1
             counts[POINTS] += scored
-            seat_facts = facts[seat]
+            seat_facts = facts[index]
             for key, value in seat_facts.items():
                 counts[key] += value
             if kept:
@@ -120,10 +137,13 @@ def derive(plugin: GamePlugin, setup: Setup, state: State, status: str, first: i
                     if value and key not in FIGURES:
                         add((number, seat, key, value))
     winners = [sides.index(side) for side in state.winners]
-    for seat, side in enumerate(seat_sides):
-        counts = tally[seat]
+    holders = _holders(rules, options, state, setup, position)
+    for seat, counts in enumerate(tally):
+        side = holders.get(seat)
+        if side is None:
+            continue  # handed the seat over: the game's result went with it
         if status == "finished":
-            won = int(side_of[seat] in winners)
+            won = int(sides.index(side) in winners)
             counts.update({PLAYED: 1, WON: won, SCORE: state.totals[side]})
             counts[BEST] = state.totals[side]
             add((END, seat, "final", counts[SCORE]))
@@ -137,6 +157,33 @@ def derive(plugin: GamePlugin, setup: Setup, state: State, status: str, first: i
         tally=[dict(counts) for counts in tally],
         results=rows,
     )
+
+
+def _hand_sides(rules, options, dealt: Sequence[str], position: dict[str, int]):
+    """The seat position of each player dealt into a hand, and the side each scored on."""
+    side_of = rules.side_of_seat(options, len(dealt))
+    names = rules.sides(list(dealt), options)
+    return [position[name] for name in dealt], [names[side_of[i]] for i in range(len(dealt))]
+
+
+def _holders(rules, options, state: State, setup: Setup, position: dict[str, int]):
+    """Who holds each side at the end, by seat position: the players at the table and those
+    who left (a player who handed a seat over holds none)."""
+    seated = list(state.players if state.players is not None else setup.players)
+    seats, sides = _hand_sides(rules, options, seated, position)
+    holders = dict(zip(seats, sides, strict=True))
+    for name in state.left:
+        holders[position[name]] = name
+    return holders
+
+
+def side_seats(state: State, members: Sequence[str], teams: bool) -> list[list[int]]:
+    """Each side of ``state`` by the seat positions of its players (``Game.side_seats``)."""
+    position = {name: seat for seat, name in enumerate(members)}
+    if not teams:
+        return [[position[side]] for side in state.sides]
+    by_name = {" & ".join(team): team for team in state.teams or []}
+    return [[position[name] for name in by_name.get(side, [side])] for side in state.sides]
 
 
 def store(
@@ -156,7 +203,13 @@ def store(
     was_finished = game.status == "finished"
     old_tally = list(game.tally or [])
     status = status_of(state, game)
-    derived = derive(plugin, setup, state, status, first)
+    members = game.members
+    derived = derive(plugin, setup, state, status, first, members)
+    if state.changes:
+        teams = plugin.rules.team_seats(setup.options, len(setup.players)) is not None
+        game.side_seats = side_seats(state, members, teams)
+    else:
+        game.side_seats = None
 
     game.status = status
     game.totals = derived.totals

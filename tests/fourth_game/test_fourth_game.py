@@ -110,7 +110,8 @@ def test_history_and_the_shared_view_show_it(app, api, logged_in):
     # Its own reminder of the round to play next, and nothing of another game's.
     assert "<li><strong>Ann</strong> rolls first</li>" in shared.text
     assert "bids first" not in shared.text and "</strong> card" not in shared.text
-    assert set(api.get(f"/games/{state['id']}").get_json()["next"]) == {"number", "dealer", "order"}
+    upcoming = api.get(f"/games/{state['id']}").get_json()["next"]
+    assert set(upcoming) == {"number", "dealer", "order", "players"}
 
 
 def test_a_backup_with_races_restores_into_another_account(app, api):

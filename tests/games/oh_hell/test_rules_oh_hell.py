@@ -282,6 +282,7 @@ def test_a_hand_with_bids_and_no_tricks_is_being_played():
         "no_trump": False,
         "forbidden_dealer_bid": None,
         "total_hands": 15,
+        "players": list(THREE),
     }
     assert state.notices == [
         "Bids total 3 for 2 cards (1 over).",
@@ -302,6 +303,7 @@ def test_the_next_hand_is_described_before_it_is_entered():
         "no_trump": False,
         "forbidden_dealer_bid": None,
         "total_hands": 15,
+        "players": list(THREE),
     }
     assert state.notices == []
     assert state.sides == list(THREE)

@@ -389,6 +389,7 @@ def test_a_correction_rescores_and_moves_the_deal_and_undo_removes_the_last(api)
         "dealer": "Ben",
         "order": ["Ann", "Ben"],
         "knock_limit": None,
+        "players": ["Ann", "Ben"],
     }
 
 

@@ -126,6 +126,7 @@ def test_a_new_game_asks_the_first_dealer_to_deal_round_one():
         "dealer": "Ben",
         "order": ["Ann", "Ben"],
         "knock_limit": None,
+        "players": ["Ann", "Ben"],
     }
 
 

@@ -135,6 +135,7 @@ def test_before_any_hand_the_first_dealer_deals_and_the_left_neighbour_bids_firs
         "number": 1,
         "dealer": "Ben",
         "order": ["Cy", "Ann", "Ben"],
+        "players": ["Ann", "Ben", "Cy"],
     }
     assert state.sides == ["Ann", "Ben", "Cy"]
     assert state.teams is None
@@ -187,6 +188,7 @@ def test_the_hand_in_progress_is_what_comes_next_with_its_pitcher_and_bid():
         "order": ["Ben", "Cy", "Ann"],
         "pitcher": "Cy",
         "bid": 3,
+        "players": ["Ann", "Ben", "Cy"],
     }
 
 

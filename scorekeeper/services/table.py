@@ -1,0 +1,160 @@
+"""The table's changes between hands (RULES.md, "the table changes mid-game"): record one,
+correct it, remove it. Like a hand, a change is checked by the game's rules in one replay of
+the record (``games._replay``); nothing is stored when they refuse it; every derived copy is
+rewritten with it (``results.store``).
+
+A change is stored as given, with every player by seat position: a player who comes to the
+table (a join, a substitute) takes the next seat after the starting table's (``Seat``), so
+the hands they play are stored by seat like everyone's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import sqlalchemy as sa
+
+from scorekeeper.errors import NotFound
+from scorekeeper.errors import Refusal
+from scorekeeper.extensions import db
+from scorekeeper.games.i18n import _
+from scorekeeper.games.table import Change
+from scorekeeper.models import Game
+from scorekeeper.models import Player
+from scorekeeper.models import Seat
+from scorekeeper.models import TableChange
+from scorekeeper.models import utcnow
+from scorekeeper.services import games
+from scorekeeper.services import players as roster
+
+#: What a change may hold besides its kind (anything else sent is not kept).
+KEYS = ("kind", "player", "after", "score", "by", "points", "note", "sizes", "rounds")
+#: The names a change may bring to the table (a newcomer), by kind.
+NEWCOMERS = {"join": "player", "substitute": "by"}
+
+
+def _given(game: Game, body: object) -> dict[str, Any]:
+    """The change as sent: an object, its names trimmed and matched to who is at the table
+    however they are spelt ("ann" is Ann), a newcomer's name made a roster name."""
+    if not isinstance(body, Mapping):
+        raise Refusal("wrong_type", _("A change must be an object."), None)
+    given = {key: body[key] for key in KEYS if key in body}
+    by_key = {roster.name_key(name): name for name in game.members}
+    newcomer = NEWCOMERS.get(given.get("kind"))
+    for key in ("player", "after", "by"):
+        name = given.get(key)
+        if not isinstance(name, str) or not name.strip():
+            continue
+        if key == newcomer:
+            name = roster.clean_name(name)
+        found = by_key.get(roster.name_key(name))
+        if found is None and key == newcomer:
+            found = _roster_spelling(game, name)
+        given[key] = found or name
+    return given
+
+
+def _roster_spelling(game: Game, name: str) -> str | None:
+    """How the roster spells a newcomer who is on it already ("eve" typed: "Eve")."""
+    return db.session.scalar(
+        sa.select(Player.name).where(
+            Player.account_id == game.account_id, Player.name_key == roster.name_key(name)
+        )
+    )
+
+
+def _where(game: Game, change_id: int) -> tuple[int, TableChange]:
+    for index, row in enumerate(game.changes):
+        if row.id == change_id:
+            return index, row
+    raise NotFound(_("That change was not found."))
+
+
+def _seat_newcomer(game: Game, given: Mapping[str, Any]) -> None:
+    """A newcomer takes the next seat (before the change is stored by seat)."""
+    key = NEWCOMERS.get(given["kind"])
+    name = given.get(key) if key else None
+    if name is None or name in game.members:
+        return
+    if game.table_size is None:
+        game.table_size = len(game.seats)
+    (player,) = games._players_for(games.game_account(game), [name])
+    game.seats.append(Seat(position=len(game.seats), player=player))
+
+
+def _store(game: Game, row: TableChange, given: Mapping[str, Any]) -> None:
+    _seat_newcomer(game, given)
+    row.body = games.change_by_seat(given, game.members)
+    row.updated_at = utcnow()
+
+
+def record_change(game: Game, body: object, before_hand: object = None) -> games.Played:
+    """Record one change before the next hand. ``before_hand`` is the hand the client thinks
+    comes next (``409 not_next_hand`` otherwise, like a hand's number)."""
+    expected = len(game.hands) + 1
+    if before_hand is not None:
+        if isinstance(before_hand, bool) or not isinstance(before_hand, int):
+            raise Refusal("wrong_type", _("The hand number must be a whole number."), "before_hand")
+        if before_hand != expected:
+            raise games._not_next(game, before_hand)
+    games._check_open(game)
+    given = _given(game, body)
+    setup = games.setup_for(game)
+    kept = games.entries_of(game, setup)
+    state = games._replay(game.plugin, setup, [*kept, Change(given)], kept, len(kept))
+    row = TableChange(before_hand=expected, body={})
+    _store(game, row, given)
+    game.changes.append(row)
+    db.session.flush()  # the change's id, which the state shows
+    state.changes[-1]["id"] = row.id
+    return games._save(game, setup, state, expected)
+
+
+def correct_change(game: Game, change_id: int, body: object) -> games.Played:
+    """Correct a change: the record is replayed with it; a later hand or change it would
+    break is refused with that entry's codes, and nothing changes."""
+    _, row = _where(game, change_id)
+    games._check_open(game)
+    given = _given(game, body)
+    setup = games.setup_for(game)
+    kept = games.entries_of(game, setup)
+    at = _record_index(kept, change_id)
+    entries = list(kept)
+    entries[at] = Change(given, change_id)
+    state = games._replay(game.plugin, setup, entries, kept, at)
+    _refuse_open_hand(state)
+    _store(game, row, given)
+    return games._save(game, setup, state, 1)
+
+
+def remove_change(game: Game, change_id: int) -> games.Played:
+    """Remove a change (the last entry's undo, or one further back): the record is replayed
+    without it; a later entry it would break is refused, and nothing changes."""
+    _, row = _where(game, change_id)
+    games._check_open(game)
+    setup = games.setup_for(game)
+    kept = games.entries_of(game, setup)
+    at = _record_index(kept, change_id)
+    state = games._replay(game.plugin, setup, kept[:at] + kept[at + 1 :], kept, at)
+    _refuse_open_hand(state)
+    game.changes.remove(row)
+    return games._save(game, setup, state, 1)
+
+
+def _record_index(record, change_id: int) -> int:
+    return next(
+        index
+        for index, entry in enumerate(record)
+        if isinstance(entry, Change) and entry.id == change_id
+    )
+
+
+def _refuse_open_hand(state) -> None:
+    """Corrections and removals wait until the hand being played is finished."""
+    if state.current is not None:
+        raise Refusal(
+            "hand_in_progress",
+            _("Finish the hand being played before changing the table."),
+            None,
+        )
