@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from pydantic import ConfigDict
 from pydantic import Field
 from pydantic import RootModel
+from pydantic import StrictInt
 from pydantic import TypeAdapter
 from pydantic import create_model
 from pydantic import model_serializer
@@ -326,6 +327,90 @@ class TableChange(Closed):
 
     players: list[Name] | None = None
     first_dealer: Name | None = None
+
+
+# The table's changes between hands (RULES.md, "the table changes mid-game") -----------------
+
+BeforeHand = Annotated[
+    int | None,
+    Field(None, description="The hand the client believes comes next (else 409 not_next_hand)"),
+]
+#: A team, in partnerships, by its players' names ("Eve & Cy").
+SideName = Annotated[str, Field(min_length=1, max_length=100)]
+
+
+class JoinChange(Closed):
+    """A player takes a new seat from the next hand on."""
+
+    kind: Literal["join"]
+    player: Name
+    after: Name | None = Field(None, description="The seated player they sit after")
+    score: (
+        Literal["last", "zero", "average"]
+        | Annotated[StrictInt, Field(ge=-10_000, le=10_000)]
+        | None
+    ) = Field(None, description="Their starting total (default: last)")
+    before_hand: BeforeHand = None
+
+
+class LeaveChange(Closed):
+    """A player leaves the game (their total stays on the sheet)."""
+
+    kind: Literal["leave"]
+    player: Name
+    before_hand: BeforeHand = None
+
+
+class SitOutChange(Closed):
+    """A player sits out the next hand."""
+
+    kind: Literal["sit_out"]
+    player: Name
+    before_hand: BeforeHand = None
+
+
+class SubstituteChange(Closed):
+    """Another player takes over a seat and its total."""
+
+    kind: Literal["substitute"]
+    player: Name
+    by: Name
+    before_hand: BeforeHand = None
+
+
+class AdjustChange(Closed):
+    """A one-off bonus or penalty (a whole number, not 0), with an optional note."""
+
+    kind: Literal["adjust"]
+    player: SideName
+    points: Annotated[StrictInt, Field(ge=-1000, le=1000)]
+    note: Annotated[str, Field(max_length=200)] | None = None
+    before_hand: BeforeHand = None
+
+
+class ScheduleChange(Closed):
+    """The hands still to play: their cards (Oh Hell) or the number of rounds (score pad)."""
+
+    kind: Literal["schedule"]
+    sizes: list[StrictInt] | None = None
+    rounds: StrictInt | None = None
+    before_hand: BeforeHand = None
+
+
+class ChangeBody(
+    RootModel[
+        Annotated[
+            JoinChange
+            | LeaveChange
+            | SitOutChange
+            | SubstituteChange
+            | AdjustChange
+            | ScheduleChange,
+            Field(discriminator="kind"),
+        ]
+    ]
+):
+    """One change of the table, by its kind."""
 
 
 class ListQuery(BaseModel):

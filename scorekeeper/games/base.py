@@ -588,7 +588,7 @@ class GameRules:
                 len([name for name in seated if name not in out]),
                 self.min_players,
                 self.max_players,
-                f"{change.where}.player",
+                change.field("player"),
             )
             self.check_seats(tally, seated)
         self._make(tally, change, normal)

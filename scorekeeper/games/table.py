@@ -45,8 +45,15 @@ class Change:
         return self.body.get("kind")
 
     @property
-    def where(self) -> str:
-        return f"changes/{self.id}" if self.id is not None else "change"
+    def where(self) -> str | None:
+        """What a refusal of the whole change names: the stored change (``changes/7``), or
+        nothing for a change being sent (its body is the request's)."""
+        return f"changes/{self.id}" if self.id is not None else None
+
+    def field(self, key: str) -> str:
+        """What a refusal of one of its values names: ``changes/7.player``, or ``player``
+        in the change being sent."""
+        return key if self.id is None else f"changes/{self.id}.{key}"
 
 
 @dataclass
@@ -145,11 +152,11 @@ def check_change(
         raise RuleError(
             "option_value",
             _("A change is one of: %(kinds)s.", kinds=", ".join(KINDS)),
-            f"{where}.kind",
+            change.field("kind"),
         )
     if kind not in allowed:
         raise RuleError(
-            "change_not_allowed", _("This game does not allow that change."), f"{where}.kind"
+            "change_not_allowed", _("This game does not allow that change."), change.field("kind")
         )
     problems = Problems()
     normal: dict[str, Any] = {"kind": kind}
@@ -158,10 +165,12 @@ def check_change(
     def name(key: str) -> str | None:
         value = body.get(key)
         if value is None:
-            problems.add(RuleError("required", _("Name the player."), f"{where}.{key}"))
+            problems.add(RuleError("required", _("Name the player."), change.field(key)))
             return None
         if not isinstance(value, str) or not value.strip():
-            problems.add(RuleError("wrong_type", _("A player is given by name."), f"{where}.{key}"))
+            problems.add(
+                RuleError("wrong_type", _("A player is given by name."), change.field(key))
+            )
             return None
         return value.strip()
 
@@ -172,7 +181,7 @@ def check_change(
                 RuleError(
                     "not_seated",
                     _("%(name)s is not at the table.", name=player),
-                    f"{where}.{key}",
+                    change.field(key),
                 )
             )
             return None
@@ -185,7 +194,7 @@ def check_change(
                 RuleError(
                     "already_seated",
                     _("%(name)s is already at the table.", name=player),
-                    f"{where}.player",
+                    change.field("player"),
                 )
             )
         normal["player"] = player
@@ -202,7 +211,7 @@ def check_change(
                         "starting total.",
                         name=player,
                     ),
-                    f"{where}.score",
+                    change.field("score"),
                 )
             )
         elif score is None:
@@ -223,7 +232,7 @@ def check_change(
                         low=-START_LIMIT,
                         high=START_LIMIT,
                     ),
-                    f"{where}.score",
+                    change.field("score"),
                 )
             )
     elif kind in ("leave", "sit_out"):
@@ -233,7 +242,7 @@ def check_change(
                 RuleError(
                     "option_value",
                     _("%(name)s already sits out the next hand.", name=player),
-                    f"{where}.player",
+                    change.field("player"),
                 )
             )
     elif kind == "substitute":
@@ -244,7 +253,7 @@ def check_change(
                 RuleError(
                     "already_seated",
                     _("%(name)s is already at the table.", name=by),
-                    f"{where}.by",
+                    change.field("by"),
                 )
             )
         elif by is not None and by in seating.left:
@@ -252,29 +261,31 @@ def check_change(
                 RuleError(
                     "option_value",
                     _("%(name)s left the game: they come back by joining.", name=by),
-                    f"{where}.by",
+                    change.field("by"),
                 )
             )
     elif kind == "adjust":
         side = body.get("player")
         if side is None:
-            problems.add(RuleError("required", _("Name the player."), f"{where}.player"))
+            problems.add(RuleError("required", _("Name the player."), change.field("player")))
         elif not isinstance(side, str) or side.strip() not in sides:
             problems.add(
                 RuleError(
                     "not_seated",
                     _("%(name)s is not at the table.", name=str(side)),
-                    f"{where}.player",
+                    change.field("player"),
                 )
             )
         else:
             normal["player"] = side.strip()
         points = body.get("points")
         if points is None:
-            problems.add(RuleError("required", _("Enter the points."), f"{where}.points"))
+            problems.add(RuleError("required", _("Enter the points."), change.field("points")))
         elif isinstance(points, bool) or not isinstance(points, int):
             problems.add(
-                RuleError("wrong_type", _("The points must be a whole number."), f"{where}.points")
+                RuleError(
+                    "wrong_type", _("The points must be a whole number."), change.field("points")
+                )
             )
         elif points == 0 or abs(points) > ADJUST_LIMIT:
             problems.add(
@@ -285,7 +296,7 @@ def check_change(
                         low=-ADJUST_LIMIT,
                         high=ADJUST_LIMIT,
                     ),
-                    f"{where}.points",
+                    change.field("points"),
                 )
             )
         else:
@@ -293,13 +304,15 @@ def check_change(
         note = body.get("note")
         if note is not None:
             if not isinstance(note, str):
-                problems.add(RuleError("wrong_type", _("The note must be text."), f"{where}.note"))
+                problems.add(
+                    RuleError("wrong_type", _("The note must be text."), change.field("note"))
+                )
             elif len(note.strip()) > NOTE_LIMIT:
                 problems.add(
                     RuleError(
                         "text_too_long",
                         _("The note may be at most %(count)s characters.", count=NOTE_LIMIT),
-                        f"{where}.note",
+                        change.field("note"),
                     )
                 )
             elif note.strip():

@@ -30,6 +30,7 @@ from scorekeeper.services import games
 from scorekeeper.services import players
 from scorekeeper.services import rule_sets
 from scorekeeper.services import sharing
+from scorekeeper.services import table
 from scorekeeper.views.api_history import NOT_A_NAME
 from scorekeeper.views.common import absolute_url
 from scorekeeper.views.common import bearer_token
@@ -387,6 +388,55 @@ def update_hand(game_id: int, number: int):
 def undo_hand(game_id: int, number: int):
     """Undo the last hand."""
     return state(games.undo_last_hand(games.get_game(g.account, game_id), number))
+
+
+CHANGE_ANSWERS = (
+    (
+        409,
+        "Not before the hand that comes next (not_next_hand: another phone got there first), "
+        "a finished game (locked), or changed at the same moment (conflict).",
+    ),
+    (
+        422,
+        "Against the rules or the table as it is: a hand being played (hand_in_progress), a "
+        "change the game does not allow (change_not_allowed), a player not at the table "
+        "(not_seated) or at it already (already_seated), too many or too few players "
+        "(player_count), no hand left (no_hands_left), the game over (game_over), or a later "
+        "hand or change it would make impossible.",
+    ),
+)
+
+
+@bp.post("/games/<int:game_id>/changes")
+@token_required
+@declare(json=s.ChangeBody, resp=answers(400, 401, 404, *CHANGE_ANSWERS, HTTP_201=s.GameState))
+def record_change(game_id: int):
+    """Record one change of the table before the next hand (a join, a leave, a sit-out, a
+    substitute, an adjustment, the schedule); ``before_hand`` guards against a resend."""
+    game = games.get_game(g.account, game_id)
+    change = body()
+    before_hand = change.pop("before_hand", None)
+    return state(table.record_change(game, change, before_hand), 201)
+
+
+@bp.patch("/games/<int:game_id>/changes/<int:change_id>")
+@token_required
+@declare(json=s.ChangeBody, resp=answers(400, 401, 404, *CHANGE_ANSWERS, HTTP_200=s.GameState))
+def correct_change(game_id: int, change_id: int):
+    """Correct a change (the same body as recording it); every later entry is derived again."""
+    game = games.get_game(g.account, game_id)
+    change = body()
+    change.pop("before_hand", None)
+    return state(table.correct_change(game, change_id, change))
+
+
+@bp.delete("/games/<int:game_id>/changes/<int:change_id>")
+@token_required
+@declare(resp=answers(401, 404, *CHANGE_ANSWERS, HTTP_200=s.GameState))
+def remove_change(game_id: int, change_id: int):
+    """Remove a change (the undo of the last entry, or one further back); every later entry
+    is derived again."""
+    return state(table.remove_change(games.get_game(g.account, game_id), change_id))
 
 
 @bp.post("/games/<int:game_id>/reopen")

@@ -651,7 +651,7 @@ class OhHell(GameRules):
         biggest hand for the seated players, at most 40 hands; ``[]`` ends the game now (once
         a hand is scored)."""
         sizes = change.body.get("sizes")
-        where = f"{change.where}.sizes"
+        where = change.field("sizes")
         seated = len(tally.seated)
         biggest = MAX_CARDS.get(seated, DECK // seated)
         if not isinstance(sizes, list) or not all(

@@ -1,0 +1,103 @@
+"""The table's changes through the JSON API (API.md, "Table changes"): record, correct and
+remove a change; the state's players, left, changes, each hand's players and next.players;
+the codes; every answer checked against the served OpenAPI document (the ``api`` fixture)."""
+
+from __future__ import annotations
+
+from tests.test_table_changes_service import FOUR
+from tests.test_table_changes_service import OPENING
+from tests.test_table_changes_service import hand
+
+
+def new_game(api, kind="oh_hell", players=FOUR, **options) -> int:
+    body = {"game": kind, "players": list(players), "options": options}
+    answer = api.post("/games", body)
+    assert answer.status_code == 201, answer.text
+    return answer.get_json()["id"]
+
+
+def opened(api) -> int:
+    game = new_game(api)
+    for number, entry in enumerate(OPENING, start=1):
+        assert api.post(f"/games/{game}/hands", {**entry, "number": number}).status_code == 201
+    return game
+
+
+def codes(answer) -> list[tuple[str, str | None]]:
+    return [(error["code"], error.get("field")) for error in answer.get_json()["errors"]]
+
+
+def test_a_late_join_a_hand_and_the_state_that_says_so(api):
+    game = opened(api)
+    joined = api.post(f"/games/{game}/changes", {"kind": "join", "player": "Eve", "before_hand": 4})
+    assert joined.status_code == 201, joined.text
+    state = joined.get_json()
+    assert state["players"] == [*FOUR, "Eve"]
+    assert state["left"] == []
+    (change,) = state["changes"]
+    assert change["kind"] == "join" and change["player"] == "Eve"
+    assert (change["before_hand"], change["score"]) == (4, 20)
+    assert state["next"]["players"] == [*FOUR, "Eve"]
+    assert state["next"]["total_hands"] == 10
+    fourth = hand(Ann=(0, 0), Ben=(0, 0), Cy=(0, 0), Dee=(2, 2), Eve=(2, 2))
+    played = api.post(f"/games/{game}/hands", {**fourth, "number": 4}).get_json()
+    assert played["hands"][3]["players"] == [*FOUR, "Eve"]
+    assert played["hands"][0]["players"] == FOUR
+    assert played["totals"]["Eve"] == 32
+
+
+def test_a_resent_change_is_409_and_a_stranger_422(api):
+    game = opened(api)
+    stale = api.post(
+        f"/games/{game}/changes", {"kind": "sit_out", "player": "Ann", "before_hand": 2}
+    )
+    assert stale.status_code == 409
+    assert codes(stale)[0][0] == "not_next_hand"
+    stranger = api.post(f"/games/{game}/changes", {"kind": "leave", "player": "Zed"})
+    assert stranger.status_code == 422
+    assert codes(stranger) == [("not_seated", "player")]
+    unknown = api.post(f"/games/{game}/changes", {"kind": "swap", "player": "Ann"})
+    assert unknown.status_code in (400, 422)
+    assert api.get(f"/games/{game}").get_json()["changes"] == []
+
+
+def test_a_game_that_does_not_allow_a_change_says_so(api):
+    game = new_game(api, "spades", ("Ann", "Ben", "Cy", "Dee"))
+    refused = api.post(f"/games/{game}/changes", {"kind": "join", "player": "Eve"})
+    assert refused.status_code == 422
+    assert codes(refused)[0][0] == "change_not_allowed"
+
+
+def test_a_change_is_corrected_and_removed(api):
+    game = opened(api)
+    adjusted = api.post(
+        f"/games/{game}/changes",
+        {"kind": "adjust", "player": "Ann", "points": -10, "note": "Renege"},
+    ).get_json()
+    change_id = adjusted["changes"][0]["id"]
+    assert adjusted["totals"]["Ann"] == 23
+    fixed = api.patch(
+        f"/games/{game}/changes/{change_id}", {"kind": "adjust", "player": "Ann", "points": -5}
+    )
+    assert fixed.status_code == 200, fixed.text
+    assert fixed.get_json()["totals"]["Ann"] == 28
+    # The last entry is the change: undoing hand 3 is refused, removing the change is not.
+    assert api.delete(f"/games/{game}/hands/3").status_code == 409
+    removed = api.delete(f"/games/{game}/changes/{change_id}")
+    assert removed.status_code == 200
+    assert removed.get_json()["totals"]["Ann"] == 33
+    assert removed.get_json()["changes"] == []
+    assert api.delete(f"/games/{game}/changes/{change_id}").status_code == 404
+
+
+def test_a_change_while_a_hand_is_open_and_in_a_finished_game(api):
+    game = opened(api)
+    bids = {"bids": {"Ann": 0, "Ben": 0, "Cy": 0, "Dee": 0}, "number": 4}
+    assert api.post(f"/games/{game}/hands", bids).status_code == 201
+    open_hand = api.post(f"/games/{game}/changes", {"kind": "sit_out", "player": "Ann"})
+    assert (open_hand.status_code, codes(open_hand)[0][0]) == (422, "hand_in_progress")
+    short = new_game(api, sequence="custom", custom_sizes=[1])
+    api.post(f"/games/{short}/hands", {**OPENING[0], "number": 1})
+    over = api.post(f"/games/{short}/changes", {"kind": "leave", "player": "Ann"})
+    assert over.status_code in (409, 422)
+    assert codes(over)[0][0] == "game_over"
