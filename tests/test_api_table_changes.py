@@ -4,6 +4,7 @@ the codes; every answer checked against the served OpenAPI document (the ``api``
 
 from __future__ import annotations
 
+from tests.replay_check import check_database
 from tests.test_table_changes_service import FOUR
 from tests.test_table_changes_service import OPENING
 from tests.test_table_changes_service import hand
@@ -101,3 +102,45 @@ def test_a_change_while_a_hand_is_open_and_in_a_finished_game(api):
     over = api.post(f"/games/{short}/changes", {"kind": "leave", "player": "Ann"})
     assert over.status_code in (409, 422)
     assert codes(over)[0][0] == "game_over"
+
+
+def test_backup_and_restore_round_trip_a_game_with_changes(app, api, other_api):
+    """Every kind of change Oh Hell takes, a joiner who plays, a substitute: the backup holds
+    them in order with the hands; restored elsewhere, the game is the same, and backs up to
+    the same document (a version 1 backup, without changes, still restores: test_backup)."""
+    game = opened(api)
+    for change in (
+        {"kind": "join", "player": "Eve", "after": "Ann", "score": "average"},
+        {"kind": "sit_out", "player": "Ben"},
+        {"kind": "adjust", "player": "Cy", "points": 7, "note": "Found a lost trick"},
+    ):
+        assert api.post(f"/games/{game}/changes", change).status_code == 201
+    fourth = hand(Ann=(0, 0), Eve=(1, 1), Cy=(0, 0), Dee=(3, 3))
+    assert api.post(f"/games/{game}/hands", {**fourth, "number": 4}).status_code == 201
+    for change in (
+        {"kind": "substitute", "player": "Dee", "by": "Gus"},
+        {"kind": "leave", "player": "Ann"},
+        {"kind": "schedule", "sizes": [5, 2]},
+    ):
+        assert api.post(f"/games/{game}/changes", change).status_code == 201, change
+    before = api.get(f"/games/{game}").get_json()
+    document = api.get("/backup").get_json()
+    (saved,) = document["games"]
+    assert saved["players"] and len(saved["joined"]) == 2
+    assert [c["change"]["kind"] for c in saved["changes"]] == [
+        "join", "sit_out", "adjust", "substitute", "leave", "schedule"
+    ]  # fmt: skip
+    assert other_api.post("/restore", document).status_code == 201
+    (restored_id,) = [g["id"] for g in other_api.get("/games").get_json()["games"]]
+    after = other_api.get(f"/games/{restored_id}").get_json()
+    for key in ("players", "left", "totals", "next", "status"):
+        assert after[key] == before[key], key
+    assert [c["kind"] for c in after["changes"]] == [c["kind"] for c in before["changes"]]
+    assert [h["players"] for h in after["hands"]] == [h["players"] for h in before["hands"]]
+    again = other_api.get("/backup").get_json()
+    assert again["games"][0]["changes"] == [
+        {**c, "created_at": c2["created_at"], "updated_at": c2["updated_at"]}
+        for c, c2 in zip(saved["changes"], again["games"][0]["changes"], strict=True)
+    ]
+    with app.app_context():
+        assert check_database(app) == 2

@@ -137,7 +137,7 @@ def history(app, account, history_document):
 
 def test_a_backup_holds_what_was_entered(built_history):
     history = built_history
-    assert history["format"] == "scorekeeper-backup" and history["version"] == 1
+    assert history["format"] == "scorekeeper-backup" and history["version"] == 2
     assert history["account"] == {"username": "friday-club"}
     assert [p["id"] for p in history["players"]] == list(range(1, len(history["players"]) + 1))
     assert any(p["archived"] for p in history["players"])
@@ -148,7 +148,7 @@ def test_a_backup_holds_what_was_entered(built_history):
     game = history["games"][0]
     assert set(game) == {
         "id", "game", "options", "first_dealer", "players", "night", "locked", "abandoned",
-        "created_at", "updated_at", "finished_at", "hands",
+        "created_at", "updated_at", "finished_at", "hands", "joined", "changes",
     }  # fmt: skip
     assert set(game["hands"][0]) == {"number", "input", "created_at", "updated_at"}
     assert "points" not in json.dumps(history)  # derived copies are recomputed on restore
@@ -378,8 +378,8 @@ def test_a_damaged_backup_is_refused_and_nothing_is_restored(app, history_docume
         ({"format": "other-app", "version": 1}, "This file is not a Scorekeeper backup."),
         ({"players": []}, "This file is not a Scorekeeper backup."),
         (
-            {"format": "scorekeeper-backup", "version": 2},
-            "This backup is in format version 2; this app reads version 1.",
+            {"format": "scorekeeper-backup", "version": 3},
+            "This backup is in format version 3; this app reads version 2.",
         ),
     ],
 )
@@ -653,8 +653,8 @@ def test_the_written_document_is_the_model_s_shape(app, account):
     assert document["nights"] and document["rule_sets"] and document["players"]
     assert any(game["finished_at"] for game in document["games"])
     assert any(game["night"] is None for game in document["games"])
-    assert backup.BackupV1.model_validate(document).model_dump(mode="json") == document
-    assert set(backup.BackupV1.model_json_schema()["properties"]) == set(document)
+    assert backup.BackupV2.model_validate(document).model_dump(mode="json") == document
+    assert set(backup.BackupV2.model_json_schema()["properties"]) == set(document)
 
 
 def test_a_game_id_twice_is_refused_where_it_would_have_made_the_game_twice(app, history):
@@ -684,7 +684,7 @@ def test_a_backup_made_before_rule_sets_restores(app, account, history):
 
 def test_the_backup_is_read_a_batch_at_a_time(app, account, history, monkeypatch):
     """However small the batches, the pieces make the same document; a backup reads a
-    batch of games with three statements (games, seats, hands)."""
+    batch of games with four statements (games, seats, hands, the table's changes)."""
     every_game_history(app, account.id)
     whole = comparable(export(app, account.id))
     statements = []
@@ -701,8 +701,8 @@ def test_the_backup_is_read_a_batch_at_a_time(app, account, history, monkeypatch
     assert len(pieces) >= games // 2
     assert comparable(json.loads("".join(pieces))) == whole
     batches = -(-games // 2)
-    # players, nights, rule sets, then per batch 3, and the empty batch that ends it
-    assert len(statements) <= 3 + 3 * batches + 1 + 2
+    # players, nights, rule sets, then per batch 4, and the empty batch that ends it
+    assert len(statements) <= 3 + 4 * batches + 1 + 2
 
 
 def test_the_api_backup_is_streamed_and_compressed_when_the_client_accepts_it(

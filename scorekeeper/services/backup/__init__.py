@@ -3,7 +3,7 @@
 One module a job:
 
 - ``document``: the document declared once, a pydantic model for each version of the format
-  (``BackupV1``);
+  (``BackupV1``, ``BackupV2``);
 - ``writer``: the backup, streamed a batch of games at a time from one snapshot of the
   database, and gzip-compressed as it goes;
 - ``check``: the restore check: a plain or gzip-compressed file read, validated with its
@@ -22,6 +22,7 @@ from scorekeeper.services.backup.csv_sheet import game_csv
 from scorekeeper.services.backup.document import FORMAT
 from scorekeeper.services.backup.document import VERSION
 from scorekeeper.services.backup.document import BackupV1
+from scorekeeper.services.backup.document import BackupV2
 from scorekeeper.services.backup.restore import is_empty
 from scorekeeper.services.backup.restore import restore_account
 from scorekeeper.services.backup.writer import BATCH
@@ -36,6 +37,7 @@ __all__ = [
     "MAX_UNPACKED",
     "VERSION",
     "BackupV1",
+    "BackupV2",
     "check_text",
     "document_chunks",
     "export_account",

@@ -28,6 +28,7 @@ from scorekeeper.games import RuleError
 from scorekeeper.games import Setup
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.table import Change
 from scorekeeper.services import nights as night_service
 from scorekeeper.services import players as roster
 from scorekeeper.services import results
@@ -37,6 +38,7 @@ from scorekeeper.services.backup.document import GAME_MODELS
 from scorekeeper.services.backup.document import VERSIONS
 from scorekeeper.services.backup.document import BackupV1
 from scorekeeper.services.backup.document import GameV1
+from scorekeeper.services.games import change_by_seat
 from scorekeeper.text import clean_line
 from scorekeeper.text import text_key
 from scorekeeper.web import JSON_MAX_DEPTH
@@ -416,7 +418,7 @@ def plan(document: Mapping[str, Any]) -> Plan:
             raise Damaged(f"games[{index}].id", _SAME_ID["games"](game.id))
         seen.add(game.id)
         # The seats kept are the document's own list (read by now), not the model's copy.
-        found.games.append(_game(found, index, game, item["players"]))
+        found.games.append(_game(found, index, game, item["players"], item.get("joined", [])))
     return found
 
 
@@ -514,7 +516,44 @@ def _rule_sets(found: Plan, items: list) -> None:
         )
 
 
-def _game(found: Plan, index: int, game: GameV1, seat_refs: list[int]) -> dict:
+def _record(game: GameV1, members: list[str], where: str, what: str) -> list:
+    """The game's record as the rules read it: each hand, and each change of the table
+    (version 2) before the hand it names."""
+    entries: list = [hand.input for hand in game.hands]
+    changes = list(getattr(game, "changes", []))
+    if not changes:
+        return entries
+    record: list = []
+    for number, entry in enumerate(entries, start=1):
+        while changes and changes[0].before_hand <= number:
+            record.append(changes.pop(0))
+        record.append(entry)
+    record += changes
+    last = 0
+    for index, item in enumerate(record):
+        if isinstance(item, dict):
+            continue
+        if not last <= item.before_hand <= len(entries) + 1:
+            raise Damaged(
+                f"{where}.changes",
+                _("%(what)s: the changes are not in order with the hands.", what=what),
+            )
+        last = item.before_hand
+        record[index] = Change(item.change)
+    return record
+
+
+def shown_as_given(entry: Change, shown: dict) -> dict:
+    """A change as the rules took it (names matched), without what they derived from it."""
+    given = {key: shown[key] for key in shown if key not in ("id", "before_hand", "score")}
+    if "score" in entry.body:
+        given["score"] = entry.body["score"]
+    return given
+
+
+def _game(
+    found: Plan, index: int, game: GameV1, seat_refs: list[int], joined: list[int] = ()
+) -> dict:
     where, ref, kind = f"games[{index}]", game.id, game.game
     what = _LABELS["games"](ref)
     if kind not in GAMES:
@@ -530,14 +569,15 @@ def _game(found: Plan, index: int, game: GameV1, seat_refs: list[int]) -> dict:
         )
     plugin = GAMES[kind]
     game_rules = plugin.rules
-    for seat, player_ref in enumerate(seat_refs):
+    for seat, player_ref in enumerate([*seat_refs, *joined]):
         if player_ref not in found.players:
             raise Damaged(f"{where}.players[{seat}]", _no_such_player(what, seat, player_ref))
-    if len(set(seat_refs)) != len(seat_refs):
+    if len(set([*seat_refs, *joined])) != len(seat_refs) + len(joined):
         raise Damaged(
             f"{where}.players", _("%(what)s: a player sits at the table twice.", what=what)
         )
     names = [found.players[player_ref]["name"] for player_ref in seat_refs]
+    members = names + [found.players[player_ref]["name"] for player_ref in joined]
     first_dealer = game.first_dealer
     try:
         resolved = game_rules.resolve_options(game.options, len(names))
@@ -561,8 +601,9 @@ def _game(found: Plan, index: int, game: GameV1, seat_refs: list[int]) -> dict:
                 _("%(what)s: the hands are not numbered 1, 2, 3 …", what=what),
             )
     setup = Setup(players=tuple(names), options=resolved, first_dealer=first_dealer)
+    record = _record(game, members, where, what)
     try:
-        state = game_rules.play(setup, [hand.input for hand in game.hands])
+        state = game_rules.play(setup, record)
     except RuleError as error:
         problem = str(error.message)
         if error.hand and not getattr(error, "names_hand", False):
@@ -594,7 +635,27 @@ def _game(found: Plan, index: int, game: GameV1, seat_refs: list[int]) -> dict:
             f"{where}.abandoned", _("%(what)s is marked abandoned but is over.", what=what)
         )
     status = "abandoned" if abandoned else results.status_of(state)
-    derived = results.derive(plugin, setup, state, status)
+    derived = results.derive(plugin, setup, state, status, 1, members)
+    teams = game_rules.team_seats(resolved, len(names)) is not None
+    came = [entry for entry in record if isinstance(entry, Change)]
+    try:
+        changes = (
+            [
+                (
+                    item.before_hand,
+                    change_by_seat(shown_as_given(entry, shown), members),
+                    item.created_at,
+                    item.updated_at,
+                )
+                for item, entry, shown in zip(game.changes, came, state.changes, strict=True)
+            ]
+            if came
+            else []
+        )
+    except ValueError:  # a name that sits at no seat of the game
+        raise Damaged(
+            f"{where}.joined", _("%(what)s: a player of a change has no seat.", what=what)
+        ) from None
     keys = found.keys
     packed = array("q")
     for number, seat, key, value in derived.results:
@@ -614,17 +675,20 @@ def _game(found: Plan, index: int, game: GameV1, seat_refs: list[int]) -> dict:
             "winners": derived.winners,
             "tally": derived.tally,
             "hand_count": len(state.hands),
+            "table_size": len(names) if joined else None,
+            "side_seats": results.side_seats(state, members, teams) if came else None,
             "version": 1,
             "created_at": game.created_at,
             "updated_at": game.updated_at,
             "finished_at": finished_at,
         },
         "night": game.night,
-        "seats": seat_refs,
+        "seats": [*seat_refs, *joined],
+        "changes": changes,
         "hands": [
             (
                 hand.number,
-                game_rules.to_seats(hand.input, setup.players),
+                game_rules.to_seats(hand.input, members),
                 raw.created_at,
                 raw.updated_at,
             )

@@ -1,9 +1,11 @@
 """The backup document, declared once: each version of its format as pydantic models.
 
-Version 1 holds what was entered, nothing derived::
+Version 2 (version 1, and each game's table changes) holds what was entered, nothing
+derived::
 
-    {"format": "scorekeeper-backup", "version": 1, "exported_at": ..., "account": {...},
-     "players": [...], "nights": [...], "rule_sets": [...], "games": [{..., "hands": [...]}]}
+    {"format": "scorekeeper-backup", "version": 2, "exported_at": ..., "account": {...},
+     "players": [...], "nights": [...], "rule_sets": [...],
+     "games": [{..., "hands": [...], "joined": [...], "changes": [...]}]}
 
 Ids are the document's own (1, 2, 3 ... in the order rows were made), so a restored account
 exports to the same document. Share links are not carried: they are live secrets of the
@@ -37,7 +39,7 @@ from pydantic_core import PydanticCustomError
 from scorekeeper.services import nights as night_service
 
 FORMAT = "scorekeeper-backup"
-VERSION = 1
+VERSION = 2
 
 
 # A custom error's own text is never shown: the restore check words each error type itself.
@@ -146,7 +148,31 @@ class BackupV1(Item):
     games: list[GameV1]
 
 
+class ChangeV2(Item):
+    before_hand: int = Field(description="The hand that came after it (1: before the first)")
+    change: dict[str, Any] = Field(
+        description="The change as given (its kind, and players by name)"
+    )
+    created_at: Moment
+    updated_at: Moment
+
+
+class GameV2(GameV1):
+    joined: list[int] = Field(
+        [], description="Player ids of who came to the table later, in the order they came"
+    )
+    changes: list[ChangeV2] = Field([], description="The table's changes, in order with the hands")
+
+
+class BackupV2(BackupV1):
+    """Version 2: a game may hold the table's changes between its hands, and the players
+    who came to the table later (``joined``); everything else is version 1's."""
+
+    version: Literal[2]  # type: ignore[assignment]
+    games: list[GameV2]  # type: ignore[assignment]
+
+
 #: The model of each version of the format this app reads.
-VERSIONS: dict[int, type[BackupV1]] = {1: BackupV1}
+VERSIONS: dict[int, type[BackupV1]] = {1: BackupV1, 2: BackupV2}
 #: The model of one game, for each version (a restore checks the games one at a time).
-GAME_MODELS: dict[int, type[GameV1]] = {1: GameV1}
+GAME_MODELS: dict[int, type[GameV1]] = {1: GameV1, 2: GameV2}

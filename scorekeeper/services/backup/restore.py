@@ -22,6 +22,7 @@ from scorekeeper.models import Player
 from scorekeeper.models import PlayerStat
 from scorekeeper.models import RuleSet
 from scorekeeper.models import Seat
+from scorekeeper.models import TableChange
 from scorekeeper.services import results
 from scorekeeper.services.backup import check
 from scorekeeper.services.backup.check import Damaged
@@ -110,8 +111,18 @@ def write(plan: Plan, account: Account) -> dict[str, int]:
                 for game in games
             ],
         )
-        seats, hands = [], []
+        seats, hands, changes = [], [], []
         for game_id, game in zip(game_ids, games, strict=True):
+            changes.extend(
+                {
+                    "game_id": game_id,
+                    "before_hand": before_hand,
+                    "body": body,
+                    "created_at": created,
+                    "updated_at": updated,
+                }
+                for before_hand, body, created, updated in game["changes"]
+            )
             players = [player_ids[ref] for ref in game["seats"]]
             seats.extend(
                 {"game_id": game_id, "position": seat, "player_id": player}
@@ -137,6 +148,7 @@ def write(plan: Plan, account: Account) -> dict[str, int]:
                         sums[where] += value
         _insert(Seat.__table__, seats)
         _insert(HandEntry.__table__, hands)
+        _insert(TableChange.__table__, changes)
         _insert_results(_result_rows(game_ids, games, keys))
         hand_count += len(hands)
     stats = [

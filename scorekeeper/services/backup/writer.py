@@ -2,7 +2,7 @@
 
 A backup is written in pieces (``document_chunks``): the rows are read a batch of games at a
 time from one snapshot of the database, so no whole document is ever held in memory, and
-``gzipped`` compresses the pieces as they come. The shape written is ``document.BackupV1``
+``gzipped`` compresses the pieces as they come. The shape written is ``document.BackupV2``
 (a test proves each written document validates there and dumps back to itself).
 """
 
@@ -29,9 +29,11 @@ from scorekeeper.models import Night
 from scorekeeper.models import Player
 from scorekeeper.models import RuleSet
 from scorekeeper.models import Seat
+from scorekeeper.models import TableChange
 from scorekeeper.models import utcnow
 from scorekeeper.services.backup.document import FORMAT
 from scorekeeper.services.backup.document import VERSION
+from scorekeeper.services.games import change_entry
 
 #: Games read (and written, by a restore) per batch.
 BATCH = 500
@@ -167,6 +169,7 @@ def _chunks(engine: sa.Engine, account_id: int, username: str, batch: int) -> It
                     Game.created_at,
                     Game.updated_at,
                     Game.finished_at,
+                    Game.table_size,
                 )
                 .where(Game.account_id == account_id, Game.id > last)
                 .order_by(Game.id)
@@ -195,11 +198,26 @@ def _chunks(engine: sa.Engine, account_id: int, username: str, batch: int) -> It
                 .order_by(HandEntry.game_id, HandEntry.number)
             ):
                 hands[row.game_id].append(row)
+            changes: dict[int, list] = defaultdict(list)
+            for row in connection.execute(
+                sa.select(
+                    TableChange.game_id,
+                    TableChange.id,
+                    TableChange.before_hand,
+                    TableChange.body,
+                    TableChange.created_at,
+                    TableChange.updated_at,
+                )
+                .where(TableChange.game_id.in_(ids))
+                .order_by(TableChange.game_id, TableChange.before_hand, TableChange.id)
+            ):
+                changes[row.game_id].append(row)
             pieces = []
             for game in games:
                 count += 1
                 rules = GAMES[game.kind].rules
                 seated = [names[player_id] for player_id in seats[game.id]]
+                table = seats[game.id][: game.table_size]
                 pieces.append(
                     _dumps(
                         {
@@ -207,7 +225,7 @@ def _chunks(engine: sa.Engine, account_id: int, username: str, batch: int) -> It
                             "game": game.kind,
                             "options": dict(game.options),
                             "first_dealer": game.first_dealer,
-                            "players": [player_ref[player_id] for player_id in seats[game.id]],
+                            "players": [player_ref[player_id] for player_id in table],
                             "night": night_ref.get(game.night_id),
                             "locked": game.locked,
                             "abandoned": game.status == "abandoned",
@@ -222,6 +240,18 @@ def _chunks(engine: sa.Engine, account_id: int, username: str, batch: int) -> It
                                     "updated_at": _moment(hand.updated_at),
                                 }
                                 for hand in hands[game.id]
+                            ],
+                            "joined": [
+                                player_ref[player_id] for player_id in seats[game.id][len(table) :]
+                            ],
+                            "changes": [
+                                {
+                                    "before_hand": row.before_hand,
+                                    "change": change_entry(row, seated).body,
+                                    "created_at": _moment(row.created_at),
+                                    "updated_at": _moment(row.updated_at),
+                                }
+                                for row in changes[game.id]
                             ],
                         }
                     )
