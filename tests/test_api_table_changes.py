@@ -144,3 +144,19 @@ def test_backup_and_restore_round_trip_a_game_with_changes(app, api, other_api):
     ]
     with app.app_context():
         assert check_database(app) == 2
+
+
+def test_the_csv_has_a_column_for_a_joiner_and_a_line_for_each_change(api):
+    game = opened(api)
+    api.post(f"/games/{game}/changes", {"kind": "join", "player": "Eve"})
+    api.post(f"/games/{game}/changes", {"kind": "adjust", "player": "Ann", "points": -10})
+    fourth = hand(Ann=(0, 0), Ben=(0, 0), Cy=(0, 0), Dee=(2, 2), Eve=(2, 2))
+    api.post(f"/games/{game}/hands", {**fourth, "number": 4})
+    sheet = api.client.get(f"/api/v1/games/{game}.csv", headers=api.headers())
+    assert sheet.status_code == 200
+    lines = sheet.get_data(as_text=True).lstrip("\ufeff").splitlines()
+    assert "Eve points" in lines[0] and "Eve total" in lines[0]
+    assert lines[4].startswith('Change,"Eve joins, starting on 20."')
+    assert lines[5].startswith("Change,Ann: −10 points.")
+    assert lines[6].startswith("4,Dee,")
+    assert lines[1].split(",")[-2:] == ["", ""]  # Eve was not at the table for hand 1

@@ -21,6 +21,8 @@ from typing import Any
 from scorekeeper.games.errors import Problems
 from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.i18n import number
 
 #: Every kind of change, in the order the pages offer them.
 KINDS = ("join", "leave", "sit_out", "substitute", "adjust", "schedule")
@@ -351,3 +353,59 @@ def check_counts(seated: int, dealt: int, low: int, high: int, where: str) -> No
             _("At least %(count)s players must be dealt in.", count=low),
             where,
         )
+
+
+def describe(change: Mapping[str, Any]) -> str:
+    """A change as the state shows it (``State.changes``), as one sentence in the reader's
+    language: for the score sheet, the shared view and the CSV."""
+    kind = change.get("kind")
+    name = change.get("player")
+    if kind == "join":
+        if change.get("after"):
+            return _(
+                "%(name)s joins after %(after)s, starting on %(score)s.",
+                name=name,
+                after=change["after"],
+                score=number(change.get("score", 0)),
+            )
+        return _(
+            "%(name)s joins, starting on %(score)s.", name=name, score=number(change.get("score"))
+        )
+    if kind == "leave":
+        return _("%(name)s leaves the game.", name=name)
+    if kind == "sit_out":
+        return _(
+            "%(name)s sits out hand %(number)s.",
+            name=name,
+            number=number(change.get("before_hand")),
+        )
+    if kind == "substitute":
+        return _("%(by)s takes over from %(name)s.", by=change.get("by"), name=name)
+    if kind == "adjust":
+        points = change.get("points") or 0
+        signed = ("+" if points > 0 else "−") + number(abs(points))
+        if change.get("note"):
+            return _(
+                "%(name)s: %(points)s points (%(note)s).",
+                name=name,
+                points=signed,
+                note=change["note"],
+            )
+        return _("%(name)s: %(points)s points.", name=name, points=signed)
+    if kind == "schedule" and change.get("sizes") is not None:
+        sizes = change["sizes"]
+        if not sizes:
+            return _("The game ends here.")
+        return ngettext(
+            "One more hand: %(sizes)s cards.",
+            "%(num)s hands still to play: %(sizes)s cards.",
+            len(sizes),
+            sizes=", ".join(number(cards) for cards in sizes),
+        )
+    if kind == "schedule":
+        return ngettext(
+            "The game is now %(num)s round.",
+            "The game is now %(num)s rounds.",
+            change.get("rounds") or 0,
+        )
+    return str(kind)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import csv
 import io
 
+from scorekeeper.games import Setup
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import names as name_list
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.table import describe
 from scorekeeper.services.games import Played
 
 #: A spreadsheet runs a cell starting with one of these as a formula.
@@ -27,6 +29,12 @@ def _cell(value: object) -> object:
     return value
 
 
+def _change_row(change: dict, width: int) -> list[object]:
+    """A change of the table, on its own line between the hands: what it was, in a
+    sentence."""
+    return [_("Change"), describe(change)] + [None] * (width - 2)
+
+
 def game_csv(result: Played) -> str:
     """The score sheet: a row per hand (what was entered, as the game's own columns, what it
     scored, the running totals), end-of-game bonus lines, then the totals. It starts with a
@@ -34,20 +42,26 @@ def game_csv(result: Played) -> str:
     state = result.state
     rules = result.rules
     setup = result.setup
+    if state.changes:  # a column for everyone who has been at the table
+        setup = Setup(tuple(result.game.members), setup.options, setup.first_dealer)
     sides = list(state.sides)
     header = [rules.phrase("word"), _("Dealer"), *rules.csv_columns(setup)]
     for side in sides:
         header += [_("%(side)s points", side=side), _("%(side)s total", side=side)]
     width = len(header)
     rows = [header]
+    changes = list(state.changes)
     for hand in state.hands:
+        while changes and changes[0]["before_hand"] <= hand.number:
+            rows.append(_change_row(changes.pop(0), width))
         row: list[object] = [hand.number, hand.dealer, *rules.csv_cells(setup, hand)]
         for side in sides:
             if hand.points is None:
                 row += [None, None]
-            else:
-                row += [hand.points[side], hand.totals[side]]
+            else:  # a side not dealt in (a joiner before the join, a sitter) has no cell
+                row += [hand.points.get(side), (hand.totals or {}).get(side)]
         rows.append(row)
+    rows += [_change_row(change, width) for change in changes]
     for line in state.bonuses:
         row = [rules.bonus_word(line["kind"])] + [None] * (width - 1 - 2 * len(sides))
         for side in sides:
