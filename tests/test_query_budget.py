@@ -203,3 +203,32 @@ def test_a_refused_completion_or_correction_is_one_pass(
     assert message in html.unescape(answer.text)
     assert game_loads(seen["statements"]) == 1, seen["statements"]
     assert seen["passes"] == 1
+
+
+@pytest.mark.parametrize(
+    ("change", "budget"),
+    [
+        ({"kind": "adjust", "player": "Ann", "points": 5, "note": "Renege"}, 6),
+        ({"kind": "leave", "player": "Ben"}, 6),
+        ({"kind": "join", "player": "Ann B", "score": "zero"}, 8),
+        # A newcomer adds their seat and, new to the roster, their roster entry.
+        ({"kind": "substitute", "player": "Ben", "by": "Ann B"}, 8),
+        ({"kind": "join", "player": "Eve"}, 8),
+        ({"kind": "join", "player": "Dee"}, 7),  # on the roster already
+    ],
+)
+def test_recording_a_change_stays_within_the_budget(app, api, monkeypatch, change, budget):
+    """A change of the table costs what a hand costs, at most 6 statements and one replay
+    with four hands before it, and two more rows for someone new to the table."""
+    api.post("/players", {"name": "Dee"})
+    players = ["Ann", "Ben", "Cy", "Fay"]
+    state = api.post("/games", {"game": "oh_hell", "players": players}).get_json()
+    for number in range(1, 5):
+        said = {**oh_hell_hand(number)["bids"], "Fay": 0}
+        sent = {"bids": said, "tricks": said, "number": number}
+        assert api.post(f"/games/{state['id']}/hands", sent).status_code == 201
+    with measured(app, monkeypatch) as seen:
+        answer = api.post(f"/games/{state['id']}/changes", change)
+    assert answer.status_code == 201, answer.text
+    assert seen["passes"] == 1
+    assert len(seen["statements"]) <= budget, "\n".join(sql[:90] for sql in seen["statements"])

@@ -40,6 +40,7 @@ def _given(game: Game, body: object) -> dict[str, Any]:
     if not isinstance(body, Mapping):
         raise Refusal("wrong_type", _("A change must be an object."), None)
     given = {key: body[key] for key in KEYS if key in body}
+    db.session.info["roster_players"] = {}  # this request's newcomers (``_roster_player``)
     by_key = {roster.name_key(name): name for name in game.members}
     newcomer = NEWCOMERS.get(given.get("kind"))
     for key in ("player", "after", "by"):
@@ -50,18 +51,28 @@ def _given(game: Game, body: object) -> dict[str, Any]:
             name = roster.clean_name(name)
         found = by_key.get(roster.name_key(name))
         if found is None and key == newcomer:
-            found = _roster_spelling(game, name)
+            found = _roster_player(game, name).name
         given[key] = found or name
     return given
 
 
-def _roster_spelling(game: Game, name: str) -> str | None:
-    """How the roster spells a newcomer who is on it already ("eve" typed: "Eve")."""
-    return db.session.scalar(
-        sa.select(Player.name).where(
-            Player.account_id == game.account_id, Player.name_key == roster.name_key(name)
+
+def _roster_player(game: Game, name: str) -> Player:
+    """The roster's player of a newcomer's name ("eve" typed: Eve, as the roster spells
+    her), or a new one (added to the session: stored only with the change)."""
+    key = roster.name_key(name)
+    found = db.session.info.setdefault("roster_players", {})
+    if (game.account_id, key) not in found:
+        with db.session.no_autoflush:
+            player = db.session.scalar(
+                sa.select(Player).where(
+                    Player.account_id == game.account_id, Player.name_key == key
+                )
+            )
+        found[(game.account_id, key)] = player or Player(
+            account_id=game.account_id, name=name, name_key=key
         )
-    )
+    return found[(game.account_id, key)]
 
 
 def _where(game: Game, change_id: int) -> tuple[int, TableChange]:
@@ -77,10 +88,17 @@ def _seat_newcomer(game: Game, given: Mapping[str, Any]) -> None:
     name = given.get(key) if key else None
     if name is None or name in game.members:
         return
-    if game.table_size is None:
-        game.table_size = len(game.seats)
-    (player,) = games._players_for(games.game_account(game), [name])
-    game.seats.append(Seat(position=len(game.seats), player=player))
+    table_size = game.table_size if game.table_size is not None else len(game.seats)
+    game.seats.append(Seat(position=len(game.seats), player=_roster_player(game, name)))
+    db.session.info["table_size"] = table_size
+
+
+def _set_table_size(game: Game) -> None:
+    """The starting table's size, once someone came later (set with the game's own UPDATE:
+    after the flush that stored the newcomer's seat)."""
+    table_size = db.session.info.pop("table_size", None)
+    if table_size is not None and game.table_size is None:
+        game.table_size = table_size
 
 
 def _store(game: Game, row: TableChange, given: Mapping[str, Any]) -> None:
@@ -107,6 +125,7 @@ def record_change(game: Game, body: object, before_hand: object = None) -> games
     _store(game, row, given)
     game.changes.append(row)
     db.session.flush()  # the change's id, which the state shows
+    _set_table_size(game)
     state.changes[-1]["id"] = row.id
     return games._save(game, setup, state, expected)
 
@@ -125,6 +144,7 @@ def correct_change(game: Game, change_id: int, body: object) -> games.Played:
     state = games._replay(game.plugin, setup, entries, kept, at)
     _refuse_open_hand(state)
     _store(game, row, given)
+    _set_table_size(game)
     return games._save(game, setup, state, 1)
 
 
