@@ -56,7 +56,6 @@ def _given(game: Game, body: object) -> dict[str, Any]:
     return given
 
 
-
 def _roster_player(game: Game, name: str) -> Player:
     """The roster's player of a newcomer's name ("eve" typed: Eve, as the roster spells
     her), or a new one (added to the session: stored only with the change)."""
