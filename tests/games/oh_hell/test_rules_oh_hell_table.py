@@ -6,6 +6,9 @@ starting total, the schedule, and every refusal in RULES.md's order."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 
 from scorekeeper.games.base import RuleError
 from scorekeeper.games.oh_hell.rules import RULES
@@ -237,3 +240,84 @@ def test_a_change_before_hand_1_and_a_join_while_someone_sits_out():
     assert state.players == [*six, "Gus"]
     assert state.next["players"] == [*six[1:], "Gus"]
     assert refused([*record, change("join", player="Hal", id=3)], six).code == "player_count"
+
+
+# Property: a game with random changes replays to the same state ------------------------------
+
+ROSTER = ("Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida")
+
+
+@st.composite
+def records(draw):
+    """A random record the rules take, hands and changes mixed, and a random entry more
+    (taken or refused)."""
+    count = draw(st.integers(3, 5))
+    setup = make_setup(ROSTER[:count], draw(st.integers(0, count - 1)), hook=draw(st.booleans()))
+    record: list = []
+    for step in range(draw(st.integers(1, 12))):
+        state = RULES.play(setup, record)
+        if state.finished:
+            break
+        candidate = draw(entries(state, step))
+        try:
+            RULES.play(setup, [*record, candidate])
+        except RuleError:
+            continue
+        record.append(candidate)
+    state = RULES.play(setup, record)
+    extra = draw(entries(state, 99)) if not state.finished else change("leave", 99, player="Ann")
+    return setup, record, extra
+
+
+@st.composite
+def entries(draw, state, step):
+    upcoming = state.next
+    seated = state.players
+    if upcoming is not None and draw(st.booleans()):
+        players, cards = upcoming["players"], upcoming["cards"]
+        takers = draw(st.lists(st.sampled_from(players), min_size=cards, max_size=cards))
+        return {
+            "bids": {name: draw(st.integers(0, cards)) for name in players},
+            "tricks": {name: takers.count(name) for name in players},
+        }
+    kind = draw(st.sampled_from(["join", "leave", "sit_out", "substitute", "adjust", "schedule"]))
+    someone = draw(st.sampled_from(seated))
+    newcomer = draw(st.sampled_from(ROSTER))
+    if kind == "join":
+        score = draw(st.sampled_from(["last", "zero", "average", 7, None]))
+        body = {"player": newcomer, "after": draw(st.sampled_from([None, someone]))}
+        return change("join", step, **body, **({} if score is None else {"score": score}))
+    if kind == "substitute":
+        return change("substitute", step, player=someone, by=newcomer)
+    if kind == "adjust":
+        return change("adjust", step, player=someone, points=draw(st.integers(-20, 20)))
+    if kind == "schedule":
+        sizes = draw(st.lists(st.integers(1, 10), max_size=4))
+        return change("schedule", step, sizes=sizes)
+    return change(kind, step, player=someone)
+
+
+@settings(max_examples=60, deadline=None)
+@given(records())
+def test_a_game_with_random_changes_replays_to_the_same_state(drawn):
+    setup, record, extra = drawn
+    state = RULES.play(setup, record)
+    # Folded one entry at a time, with the state taken on the way, the same state.
+    tally = RULES.begin(setup)
+    for index, entry in enumerate(record):
+        RULES._fold(tally, entry, last=index == len(record) - 1)
+        RULES._state(tally)
+    assert RULES._state(tally) == state
+    # Every hand's totals: the hand's points added to what came before it (starting totals
+    # and adjustments included), and each side's total is the last hand's or a change's.
+    for hand in state.hands:
+        assert set(hand.points or {}) <= set(hand.players)
+    # One entry more: taken, it is play of the longer record; refused, nothing changed.
+    try:
+        longer = RULES.replay(setup, [*record, extra], record, len(record))
+    except RuleError as refused:
+        assert refused.kept_state == state
+    else:
+        assert longer == RULES.play(setup, [*record, extra])
+    # The record stored and read back by seat gives the same state.
+    assert RULES.play(setup, list(record)) == state
