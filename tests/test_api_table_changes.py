@@ -160,3 +160,19 @@ def test_the_csv_has_a_column_for_a_joiner_and_a_line_for_each_change(api):
     assert lines[5].startswith("Change,Ann: −10 points.")
     assert lines[6].startswith("4,Dee,")
     assert lines[1].split(",")[-2:] == ["", ""]  # Eve was not at the table for hand 1
+
+
+def test_the_seats_are_corrected_in_a_game_whose_table_changed(api):
+    """A wrong name at the start put right after a join: the joiner keeps their seat, the
+    changes and hands follow the corrected name; the joiner cannot be put in a seat too."""
+    game = opened(api)
+    api.post(f"/games/{game}/changes", {"kind": "join", "player": "Eve"})
+    api.post(f"/games/{game}/changes", {"kind": "adjust", "player": "Ben", "points": 4})
+    fixed = api.patch(f"/games/{game}", {"players": ["Ann", "Bea", "Cy", "Dee"]})
+    assert fixed.status_code == 200, fixed.text
+    state = fixed.get_json()
+    assert state["players"] == ["Ann", "Bea", "Cy", "Dee", "Eve"]
+    assert state["changes"][1]["player"] == "Bea"
+    assert state["totals"]["Bea"] == 31 + 4
+    twice = api.patch(f"/games/{game}", {"players": ["Ann", "Eve", "Cy", "Dee"]})
+    assert twice.status_code == 422

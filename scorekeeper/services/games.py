@@ -115,9 +115,13 @@ def change_by_seat(body: Mapping[str, Any], members: Sequence[str]) -> dict[str,
 def entries_of(game: Game, setup: Setup) -> list[Entry]:
     """The game's record in order: what was entered in each hand and the table's changes
     between them, with the names of the players now in the seats."""
+    return record_of(game, game.members)
+
+
+def record_of(game: Game, members: Sequence[str]) -> list[Entry]:
+    """The game's record read with ``members`` in the seats (by position)."""
     rules = game.plugin.rules
-    members = game.members
-    hands = [rules.from_seats(row.input, members) for row in game.hands]
+    hands = [rules.from_seats(row.input, list(members)) for row in game.hands]
     if not game.changes:
         return hands
     record: list[Entry] = []
@@ -559,19 +563,25 @@ def correct_table(game: Game, names: object, first_dealer: object = None) -> Pla
         if key == new_key
     )
     # Read in the old seats, each under the name of who takes it over: the game's own
-    # ``from_seats`` puts the names back (a name keyed by seat, or a team's by its seats).
-    entries = [
-        rules.from_seats(row.input, [renamed[name] for name in before]) for row in game.hands
-    ]
+    # ``from_seats`` puts the names back (a name keyed by seat, or a team's by its seats);
+    # who came to the table later keeps their seat.
+    later = game.members[len(before) :]
+    if any(roster.name_key(name) in keys for name in later):
+        raise Refusal(
+            "player_count", _(_("Each player can sit at the table only once.")), "players"
+        )
+    members = [renamed[name] for name in before] + later
+    entries = record_of(game, members)
     setup = Setup(tuple(cleaned), game.options, dealer_seat)
     state = _replay(game.plugin, setup, entries)
     seats_before = [seat.player.id for seat in game.seats]
-    for seat, player in zip(game.seats, _players_for(game_account(game), cleaned), strict=True):
+    table = game.seats[: len(cleaned)]
+    for seat, player in zip(table, _players_for(game_account(game), cleaned), strict=True):
         seat.player = player
     game.first_dealer = dealer_seat
     now = utcnow()
     for row, hand in zip(game.hands, state.hands, strict=True):
-        row.input = rules.to_seats(hand.input, setup.players)
+        row.input = rules.to_seats(hand.input, members)
         row.updated_at = now
     try:
         results.store(game, game.plugin, setup, state, 1, seats_before=seats_before)
