@@ -176,3 +176,19 @@ def test_the_seats_are_corrected_in_a_game_whose_table_changed(api):
     assert state["totals"]["Bea"] == 31 + 4
     twice = api.patch(f"/games/{game}", {"players": ["Ann", "Eve", "Cy", "Dee"]})
     assert twice.status_code == 422
+
+
+def test_a_correction_that_breaks_a_later_hand_names_it(api):
+    game = opened(api)
+    joined = api.post(f"/games/{game}/changes", {"kind": "join", "player": "Eve"}).get_json()
+    fourth = hand(Ann=(0, 0), Ben=(0, 0), Cy=(0, 0), Dee=(2, 2), Eve=(2, 2))
+    api.post(f"/games/{game}/hands", {**fourth, "number": 4})
+    change_id = joined["changes"][0]["id"]
+    # Eve joining as Fay instead: hand 4 names Eve, who is then no player of the game.
+    refused = api.patch(f"/games/{game}/changes/{change_id}", {"kind": "join", "player": "Fay"})
+    assert refused.status_code == 422
+    assert ("unknown_player", "hands/4.bids.Eve") in codes(refused)
+    assert "Hand 4" in refused.get_json()["errors"][0]["message"]
+    # A correction of hand 2 that breaks nothing later is taken, and one that does is named.
+    wrong = hand(Ann=(0, 0), Ben=(0, 0), Cy=(2, 2), Dee=(0, 0))
+    assert api.patch(f"/games/{game}/hands/2", wrong).status_code == 200

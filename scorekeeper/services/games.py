@@ -162,9 +162,20 @@ def _replay(
             return rules.play(setup, entries)
         return rules.replay(setup, entries, kept, changed)
     except RuleError as error:
+        if kept is not None and error.kept_state is None:
+            _name_the_later_entry(error)
         refusal = Refusal.from_rule(error, rules)
         refusal.kept_state = error.kept_state
         raise refusal from None
+
+
+def _name_the_later_entry(error: RuleError) -> None:
+    """A change that breaks a later hand: each problem's field names that hand first
+    (``hands/5.bids.Ann``); a later change's fields name it already (``changes/7.player``)."""
+    for each in error.errors:
+        field = each.field or ""
+        if each.hand is not None and not field.startswith("changes/"):
+            each.field = f"hands/{each.hand}.{field}" if field else f"hands/{each.hand}"
 
 
 def _closed(game: Game, setup: Setup, state: State) -> State:
