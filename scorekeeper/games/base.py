@@ -601,8 +601,9 @@ class GameRules:
         if kind == "join":
             returning = player in seating.left
             if returning:
+                # Their old place stays empty (it may be the last dealer's, from which the
+                # next dealer is found); they take a new one.
                 seating.left.remove(player)
-                seating.places = [p for p in seating.places if not (p.gone and p.player == player)]
             else:
                 start = starting_total(
                     normal["score"],

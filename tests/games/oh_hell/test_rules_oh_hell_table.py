@@ -321,3 +321,13 @@ def test_a_game_with_random_changes_replays_to_the_same_state(drawn):
         assert longer == RULES.play(setup, [*record, extra])
     # The record stored and read back by seat gives the same state.
     assert RULES.play(setup, list(record)) == state
+
+
+def test_a_dealer_who_leaves_and_comes_back_before_the_next_hand():
+    # Ann deals hand 1, leaves and comes back (after Dee): the deal passes on to Ben.
+    first = OPENING[0]
+    record = [first, change("leave", 1, player="Ann"), change("join", 2, player="Ann")]
+    state = play(record)
+    assert state.players == ["Ben", "Cy", "Dee", "Ann"]
+    assert state.next["dealer"] == "Ben"
+    assert state.totals["Ann"] == 10
