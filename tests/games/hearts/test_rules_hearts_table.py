@@ -339,10 +339,11 @@ POOL = (*NAMES, "Hal", "Zed")
 
 
 def someone(tally, seated: bool):
-    """Mostly a seated player (``seated``) or mostly someone not seated; anyone of ``POOL``
-    now and then."""
-    likely = [name for name in POOL if (name in tally.seated) == seated]
-    return st.one_of(st.sampled_from(likely or POOL), st.sampled_from(POOL))
+    """Mostly a seated player (``seated``) or mostly someone not seated (a newcomer, a
+    player who left); anyone now and then."""
+    pool = sorted({*POOL, *tally.seating.members})
+    likely = [name for name in pool if (name in tally.seated) == seated]
+    return st.one_of(st.sampled_from(likely or pool), st.sampled_from(pool))
 
 
 @st.composite
