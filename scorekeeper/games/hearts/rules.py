@@ -14,7 +14,6 @@ complete when entered (status "scored").
 from __future__ import annotations
 
 from collections.abc import Mapping
-from collections.abc import Sequence
 from typing import Any
 
 import scorekeeper.games.hearts.hooks as hooks
@@ -29,14 +28,14 @@ from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
 from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
-from scorekeeper.games.base import order_from_left_of
-from scorekeeper.games.base import seat_after
+from scorekeeper.games.base import each_player
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.readers import POINTS
-from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.readers import whole_of
+from scorekeeper.games.table import Deal
 from scorekeeper.games.words import HANDS
 
 HAND_POINTS = 26
@@ -168,10 +167,16 @@ class Hearts(hooks.HeartsHooks, GameRules):
             ),
         ]
 
+    def low_wins(self, options: Mapping[str, Any]) -> bool:
+        return True
+
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         taken = hand.info["taken"]
         facts = []
         for name in setup.players:
+            if name not in taken:  # not dealt into this hand: it counts for none of theirs
+                facts.append({})
+                continue
             seat = {
                 "moons": int(hand.info["moon"] == name),
                 "points_taken": taken[name],
@@ -192,7 +197,7 @@ class Hearts(hooks.HeartsHooks, GameRules):
         cells = [PASSING_WORDS[info["passing"]](), info["moon"]]
         if setup.options["jack_of_diamonds"]:
             cells.append(info["jack_of_diamonds"])
-        return cells + [info["taken"][name] for name in setup.players]
+        return cells + [info["taken"].get(name) for name in setup.players]
 
     # Replaying the game -------------------------------------------------------------------
 
@@ -201,49 +206,60 @@ class Hearts(hooks.HeartsHooks, GameRules):
         return Tally(setup, setup.players)
 
     def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
-        hand = self._hand(tally.setup, number, entry)
+        hand = self._hand(tally.deal, number, entry)
         tally.hands.append(hand)
         add_points(tally.totals, hand.points)
-        tally.finished = max(tally.totals.values()) >= tally.options["target"]
+        # The end is decided among the players still seated (a player who left cannot win).
+        target = tally.options["target"]
+        tally.finished = max(tally.totals[name] for name in tally.seated) >= target
+
+    # The table's changes: no sit-out (every seat is dealt into every hand) -----------------
+
+    def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("join", "leave", "substitute", "adjust")
 
     def end(self, tally: Tally) -> State:
         state = State(
-            sides=list(tally.players),
+            sides=list(tally.sides),
             teams=None,
             hands=list(tally.hands),
             totals=dict(tally.totals),
             finished=tally.finished,
-            low_wins=True,
+            low_wins=self.low_wins(tally.options),
+            left=list(tally.seating.left),
         )
         if state.finished:
             state.winners = state.leaders()
         else:
-            state.next = self._next(tally.setup, len(state.hands) + 1)
-        state.notices = self._notices(tally.setup, state)
+            state.next = self._next(tally.next_deal())
+        state.notices = self._notices(tally.options, state)
         return state
 
     # One hand -----------------------------------------------------------------------------
 
-    def _hand(self, setup: Setup, number: int, entry: Mapping[str, Any]) -> Hand:
+    def _hand(self, deal: Deal, number: int, entry: Mapping[str, Any]) -> Hand:
+        """Hand ``number`` as dealt to ``deal.players``: their points add up to 26 whatever
+        their number."""
         if not isinstance(entry, Mapping):
             raise RuleError("wrong_type", _("A hand must be given as the points per player."))
-        players = setup.players
-        options = setup.options
+        players = deal.players
+        options = deal.options
         problems = Problems()
-        taken = player_numbers(
-            entry,
-            "points",
-            players,
-            problems,
-            words=POINTS,
-            missing_code="missing_points",
-            range_code="points_out_of_range",
-            high=HAND_POINTS,
-        )
-        valid = taken is not None and not problems
+        taken = None
+        with problems.check():
+            taken = each_player(
+                entry,
+                "points",
+                players,
+                "missing_points",
+                POINTS,
+                _read_taken,
+                members=deal.members,
+            )
+        valid = taken is not None
         jack = None
         with problems.check():
-            jack = self._jack(entry.get("jack_of_diamonds"), players, options)
+            jack = self._jack(entry.get("jack_of_diamonds"), deal, options)
         if valid:
             assert taken is not None
             with problems.check():
@@ -255,18 +271,17 @@ class Hearts(hooks.HeartsHooks, GameRules):
         normalised: dict[str, Any] = {"points": taken}
         if jack is not None:
             normalised["jack_of_diamonds"] = jack
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
         info = {
             "taken": dict(taken),
             "moon": shooter,
             "jack_of_diamonds": jack,
             "passing": passing_for(number, len(players), options["passing"]),
-            "order": order_from_left_of(dealer_seat, players),
+            "order": deal.order,
         }
-        return Hand(number, players[dealer_seat], "scored", normalised, points, info)
+        return Hand(number, deal.dealer, "scored", normalised, points, info)
 
     @staticmethod
-    def _jack(value: Any, players: Sequence[str], options: Mapping[str, Any]) -> str | None:
+    def _jack(value: Any, deal: Deal, options: Mapping[str, Any]) -> str | None:
         if value is None or value == "":
             return None
         if not options["jack_of_diamonds"]:
@@ -281,7 +296,13 @@ class Hearts(hooks.HeartsHooks, GameRules):
                 _("Name the player who took the jack of diamonds."),
                 "jack_of_diamonds",
             )
-        if value not in players:
+        if value in deal.members and value not in deal.players:
+            raise RuleError(
+                "not_seated",
+                _("%(name)s is not dealt into this hand.", name=value),
+                "jack_of_diamonds",
+            )
+        if value not in deal.players:
             raise RuleError(
                 "unknown_player",
                 _("%(name)s is not playing in this game.", name=value),
@@ -291,26 +312,26 @@ class Hearts(hooks.HeartsHooks, GameRules):
 
     # What comes next ----------------------------------------------------------------------
 
-    def _next(self, setup: Setup, number: int) -> dict[str, Any]:
-        players = setup.players
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
-        order = order_from_left_of(dealer_seat, players)
+    @staticmethod
+    def _next(deal: Deal) -> dict[str, Any]:
+        """The next hand: its dealer and passing follow the players dealt into it (the
+        passing by hand number: hand k takes place k - 1 of their cycle)."""
         return {
-            "number": number,
-            "dealer": players[dealer_seat],
-            "order": order,
-            "passing": passing_for(number, len(players), setup.options["passing"]),
+            "number": deal.number,
+            "dealer": deal.dealer,
+            "order": deal.order,
+            "passing": passing_for(deal.number, len(deal.players), deal.options["passing"]),
         }
 
     @staticmethod
-    def _notices(setup: Setup, state: State) -> list[str]:
+    def _notices(options: Mapping[str, Any], state: State) -> list[str]:
         notices = []
         if state.hands:
             latest = state.hands[-1]
             shooter = latest.info["moon"]
             if shooter is not None:
                 said = {"name": shooter, "number": latest.number}
-                if setup.options["moon"] == "minus":
+                if options["moon"] == "minus":
                     notices.append(
                         _(
                             "%(name)s shot the moon in hand %(number)s: %(name)s scores "
@@ -329,8 +350,12 @@ class Hearts(hooks.HeartsHooks, GameRules):
                         )
                     )
         if state.finished:
-            target = setup.options["target"]
-            over = [name for name in state.sides if state.totals[name] >= target]
+            target = options["target"]
+            over = [
+                name
+                for name in state.sides
+                if name not in state.left and state.totals[name] >= target
+            ]
             best = state.totals[state.winners[0]]
             if len(state.winners) == 1:
                 notices.append(
@@ -368,6 +393,11 @@ def _passing_notice(number: int, passing: str) -> str:
     if passing == "across":
         return _("Hand %(number)s: pass three cards across.", number=number)
     return _("Hand %(number)s: no passing, keep your cards.", number=number)
+
+
+def _read_taken(name: str, value: Any) -> int:
+    """The points ``name`` took: a whole number from 0 to 26."""
+    return whole_of(value, POINTS, name, f"points.{name}", "points_out_of_range", 0, HAND_POINTS)
 
 
 def _check_points_total(taken: Mapping[str, int]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games.base import Fact
@@ -28,17 +29,18 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_option_value
-from scorekeeper.games.base import order_from_left_of
+from scorekeeper.games.base import each_player
 from scorekeeper.games.base import resolve_options
-from scorekeeper.games.base import seat_after
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import POINTS
-from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.readers import whole_of
 from scorekeeper.games.score_pad.hooks import ScorePadHooks
+from scorekeeper.games.table import Change
+from scorekeeper.games.table import Deal
 from scorekeeper.games.words import ROUNDS
 
 NAME_LENGTH = (1, 60)
@@ -51,6 +53,10 @@ MISSING = {
     "target": N_("Enter the target: this game ends when a total reaches it."),
     "rounds": N_("Enter the number of rounds: this game ends after them."),
 }
+#: What a round says when it holds no points at all.
+ROUND_POINTS = dataclasses.replace(
+    POINTS, every=lambda: _("Enter the points of at least one player for this round.")
+)
 
 
 def round_winners(points: Mapping[str, int], lowest: bool) -> list[str]:
@@ -182,6 +188,9 @@ class ScorePad(ScorePadHooks, GameRules):
         problems.raise_any()
         return {spec.key: resolved[spec.key] for spec in specs}
 
+    def low_wins(self, options: Mapping[str, Any]) -> bool:
+        return options.get("winner") == "lowest"
+
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
         won = hand.info["round_winners"]
         return [{"rounds_won": 1} if name in won else {} for name in setup.players]
@@ -190,26 +199,64 @@ class ScorePad(ScorePadHooks, GameRules):
 
     def begin(self, setup: Setup) -> Tally:
         self.check_players(setup.players, setup.options)
-        return Tally(setup, setup.players, lowest=setup.options["winner"] == "lowest")
+        # ``rounds``: how many rounds the game has as the table's schedule stands.
+        return Tally(
+            setup,
+            setup.players,
+            lowest=self.low_wins(setup.options),
+            rounds=setup.options["rounds"],
+        )
 
     def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
-        hand = self._round(tally.setup, number, entry, tally.lowest)
+        hand = self._round(tally.deal, number, entry, tally.lowest)
         tally.hands.append(hand)
         add_points(tally.totals, hand.points)
-        tally.finished = self._ended(tally.options, tally.totals, number)
+        tally.finished = self._ended(tally, number)
 
     def end(self, tally: Tally) -> State:
         state = State(
-            sides=list(tally.players),
+            sides=list(tally.sides),
             teams=None,
             hands=list(tally.hands),
             totals=dict(tally.totals),
             finished=tally.finished,
             low_wins=tally.lowest,
+            left=list(tally.seating.left),
         )
-        return (
-            self._finish(tally.setup, state) if state.finished else self._open(tally.setup, state)
-        )
+        if state.finished:
+            return self._finish(tally.options, state, tally.rounds)
+        return self._open(tally.options, state, tally.next_deal(), tally.rounds)
+
+    # The table's changes: every one; the schedule is the number of rounds ------------------
+
+    def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        changes = ("join", "leave", "sit_out", "substitute", "adjust")
+        return (*changes, "schedule") if options["end"] == "rounds" else changes
+
+    def reschedule(self, tally: Tally, change: Change, apply: bool) -> dict[str, Any]:
+        """The number of rounds (end "rounds" only): from the rounds played (at least 1) to
+        100; the rounds played end the game at once."""
+        rounds = change.body.get("rounds")
+        played = len(tally.hands)
+        low = max(played, 1)
+        if (
+            isinstance(rounds, bool)
+            or not isinstance(rounds, int)
+            or not low <= rounds <= MAX_ROUNDS
+        ):
+            raise RuleError(
+                "option_value",
+                _(
+                    "The number of rounds must be a whole number from %(low)s to %(high)s.",
+                    low=low,
+                    high=MAX_ROUNDS,
+                ),
+                f"{change.where}.rounds",
+            )
+        if apply:
+            tally.rounds = rounds
+            tally.finished = rounds == played
+        return {"kind": "schedule", "rounds": rounds}
 
     def close(self, setup: Setup, state: State) -> State:
         """End an open-ended game (``end = "open"``) when the scorekeeper says so: the best
@@ -222,55 +269,54 @@ class ScorePad(ScorePadHooks, GameRules):
             raise RuleError(
                 "not_finished", _("Enter at least one round before ending the game."), None
             )
-        return self._finish(setup, dataclasses.replace(state, finished=True))
+        return self._finish(setup.options, dataclasses.replace(state, finished=True))
 
     @staticmethod
-    def _ended(options: Mapping[str, Any], totals: Mapping[str, int], number: int) -> bool:
+    def _ended(tally: Tally, number: int) -> bool:
+        """Whether round ``number`` ends the game: a seated player's total reached the
+        target, or the last round of the schedule as it stands was played."""
+        options = tally.options
         if options["end"] == "target":
-            return max(totals.values()) >= options["target"]
+            return max(tally.totals[name] for name in tally.seated) >= options["target"]
         if options["end"] == "rounds":
-            return number >= options["rounds"]
+            return number >= tally.rounds
         return False
 
     # One round ----------------------------------------------------------------------------
 
     @staticmethod
-    def _round(setup: Setup, number: int, entry: Mapping[str, Any], lowest: bool) -> Hand:
+    def _round(deal: Deal, number: int, entry: Mapping[str, Any], lowest: bool) -> Hand:
+        """Round ``number`` of the players dealt in (a sitter scores nothing in it and is
+        not among its winners)."""
         if not isinstance(entry, Mapping):
             raise RuleError("wrong_type", _("A round must be given as the points per player."))
-        players = setup.players
-        problems = Problems()
-        points = player_numbers(
+        given = each_player(
             entry,
             "points",
-            players,
-            problems,
-            words=POINTS,
-            missing_code="missing_points",
-            range_code="wrong_type",
-            low=None,
-            blank=0,
-            empty_message=_("Enter the points of at least one player for this round."),
+            deal.players,
+            "missing_points",
+            ROUND_POINTS,
+            _read_points,
+            partial=True,
+            members=deal.members,
         )
-        problems.raise_any()
-        assert points is not None
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+        points = {name: given.get(name, 0) for name in deal.players}
         info = {
             "round_winners": round_winners(points, lowest),
-            "order": order_from_left_of(dealer_seat, players),
+            "order": deal.order,
         }
-        return Hand(number, players[dealer_seat], "scored", {"points": points}, points, info)
+        return Hand(number, deal.dealer, "scored", {"points": points}, points, info)
 
     # The state ----------------------------------------------------------------------------
 
     @staticmethod
-    def _finish(setup: Setup, state: State) -> State:
+    def _finish(options: Mapping[str, Any], state: State, rounds: int | None = None) -> State:
+        """The finished state: the winners among the players still seated."""
         state.next = None
         state.winners = state.leaders()
-        options = setup.options
         notices = []
         if options["end"] == "target":
-            over = [name for name in state.sides if state.totals[name] >= options["target"]]
+            over = [name for name in _seated(state) if state.totals[name] >= options["target"]]
             notices.append(
                 _(
                     "%(names)s reached %(target)s: the game is over.",
@@ -283,7 +329,7 @@ class ScorePad(ScorePadHooks, GameRules):
                 ngettext(
                     "All %(num)s round is played: the game is over.",
                     "All %(num)s rounds are played: the game is over.",
-                    options["rounds"],
+                    rounds,
                 )
             )
         best = state.totals[state.winners[0]]
@@ -311,32 +357,36 @@ class ScorePad(ScorePadHooks, GameRules):
         return state
 
     @staticmethod
-    def _open(setup: Setup, state: State) -> State:
-        players = setup.players
-        options = setup.options
-        number = len(state.hands) + 1
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
+    def _open(options: Mapping[str, Any], state: State, deal: Deal, rounds: int | None) -> State:
+        """The game going on: the next round as dealt to the players dealt into it."""
+        number = deal.number
         state.next = {
             "number": number,
-            "dealer": players[dealer_seat],
+            "dealer": deal.dealer,
             "show_dealer": bool(options["dealer"]),
-            "order": order_from_left_of(dealer_seat, players),
-            "total_hands": options["rounds"],
+            "order": deal.order,
+            "total_hands": rounds,
             "target": options["target"],
         }
         notices = []
         if options["end"] == "rounds":
-            notices.append(
-                _("Round %(number)s of %(rounds)s.", number=number, rounds=options["rounds"])
-            )
+            notices.append(_("Round %(number)s of %(rounds)s.", number=number, rounds=rounds))
         elif options["end"] == "open" and state.hands:
             notices.append(_("The game goes on until you end it."))
         if options["dealer"]:
-            notices.append(
-                _("%(name)s deals round %(number)s.", name=players[dealer_seat], number=number)
-            )
+            notices.append(_("%(name)s deals round %(number)s.", name=deal.dealer, number=number))
         state.notices = notices
         return state
+
+
+def _read_points(name: str, value: Any) -> int:
+    """A player's points in a round: any whole number."""
+    return whole_of(value, POINTS, name, f"points.{name}", "wrong_type", None, None)
+
+
+def _seated(state: State) -> Sequence[str]:
+    """The sides still at the table."""
+    return [name for name in state.sides if name not in state.left]
 
 
 RULES = ScorePad()
