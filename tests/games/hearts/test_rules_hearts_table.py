@@ -303,11 +303,6 @@ def test_every_refusal_of_a_change():
         assert refused([*over, late], target=50).code == "game_over"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=ValueError,
-    reason="base: the last dealer's empty place is dropped when they rejoin (Seating.deal)",
-)
 def test_a_dealer_who_leaves_and_comes_back_before_the_next_hand():
     record = [
         FOUR_OPENING[0],  # Ann deals
@@ -318,18 +313,6 @@ def test_a_dealer_who_leaves_and_comes_back_before_the_next_hand():
     # Ann sits at the end again: Ben, after Ann's old place, deals hand 2.
     assert state.players == ["Ben", "Cy", "Dee", "Ann"]
     assert state.next["dealer"] == "Ben"
-
-
-def _rejoins_as_last_dealer(tally, entry) -> bool:
-    """A join of the last hand's dealer, who left since (the xfail above)."""
-    last = tally.seating.last_dealer
-    return (
-        isinstance(entry, Change)
-        and entry.kind == "join"
-        and last is not None
-        and last.gone
-        and entry.body.get("player") == last.player
-    )
 
 
 # Property: random changes interleaved --------------------------------------------------------
@@ -378,8 +361,6 @@ def table_games(draw, rules, setup, hands, length: int = 14):
             entry = draw(changes(tally, id))
         else:
             entry = draw(hands(list(tally.next_deal().players)))
-        if _rejoins_as_last_dealer(tally, entry):
-            continue  # the base cannot fold it yet (see the xfail above)
         try:
             rules._fold(tally, entry, last=True)
         except RuleError:
