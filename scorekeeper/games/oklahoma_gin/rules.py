@@ -120,7 +120,8 @@ class OklahomaGin(GameRules):
                 "undercuts": int(info["undercut"] and info["winner"] == name),
                 "undercut": int(info["undercut"] and knocker == name),
             }
-            for name in setup.players
+            # Seat by seat, the names of the players who played this round (a substitute).
+            for name in hand.players or setup.players
         ]
 
     def csv_columns(self, setup: Setup) -> list[str]:
@@ -381,7 +382,6 @@ class OklahomaGin(GameRules):
             hollywood=_Hollywood(players, options) if options["hollywood"] else None,
             dealer_seat=setup.first_dealer % len(players),
             rounds_won=dict.fromkeys(players, 0),
-            running=[],
             closed_last=[],
         )
 
@@ -389,7 +389,7 @@ class OklahomaGin(GameRules):
         if tally.hollywood is not None:
             tally.hollywood.step(tally, number, entry)
             return
-        players = tally.players
+        players = tally.deal.players
         hand = _score_round(number, players[tally.dealer_seat], players, tally.options, entry)
         tally.hands.append(hand)
         add_points(tally.totals, hand.points)
@@ -404,7 +404,7 @@ class OklahomaGin(GameRules):
     def end(self, tally: Tally) -> State:
         if tally.hollywood is not None:
             return tally.hollywood.end(tally)
-        players = tally.players
+        players = tuple(tally.seated)
         hands = list(tally.hands)
         totals = dict(tally.totals)
         winners = list(tally.winners)
@@ -429,7 +429,7 @@ class OklahomaGin(GameRules):
             None if tally.finished else _next_round(len(hands) + 1, tally.dealer_seat, players)
         )
         return State(
-            sides=list(players),
+            sides=list(tally.sides),
             teams=None,
             hands=hands,
             totals=totals,
@@ -439,6 +439,21 @@ class OklahomaGin(GameRules):
             next=next_round,
             notices=notices,
         )
+
+    # The table's changes: only a substitute (two players; no adjustment) ------------------
+
+    def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("substitute",)
+
+    def rename_side(self, tally: Tally, old: str, new: str) -> None:
+        """The newcomer takes over the seat: its total, its deal (the round's winner deals,
+        by seat), the rounds it won and, with Hollywood scoring, its columns."""
+        super().rename_side(tally, old, new)
+        tally.rounds_won = {
+            (new if name == old else name): won for name, won in tally.rounds_won.items()
+        }
+        if tally.hollywood is not None:
+            tally.hollywood.rename(old, new)
 
 
 def _score_round(
@@ -771,6 +786,7 @@ class _Hollywood:
         per round this keeps)."""
         players = self.players
         hand = _score_round(number, players[tally.dealer_seat], players, self.options, entry)
+        # Accepted: nothing above changed the columns.
         winner = hand.info["winner"]
         counted: list[int] = []
         tally.closed_last = []
@@ -779,8 +795,28 @@ class _Hollywood:
             counted, tally.closed_last = self.record(winner, hand.points[winner])
         hand.info["columns"] = counted
         tally.hands.append(hand)
-        tally.running.append(self.totals())
+        # A round's running totals are the sums over the columns (bonuses of the columns it
+        # closed included); its points are the round's score once.
+        tally.totals = self.totals()
         tally.finished = self.finished()
+
+    def rename(self, old: str, new: str) -> None:
+        """A substitute: the seat's columns, opened columns, rounds won and games won go to
+        ``new``."""
+
+        def renamed(counts: dict[str, Any]) -> dict[str, Any]:
+            return {(new if name == old else name): value for name, value in counts.items()}
+
+        self.players = tuple(new if name == old else name for name in self.players)
+        self.opened = renamed(self.opened)
+        self.rounds_won = [renamed(counts) for counts in self.rounds_won]
+        for column in self.columns:
+            column["totals"] = renamed(column["totals"])
+            if column["winner"] == old:
+                column["winner"] = new
+            for line in column["bonuses"]:
+                if line["player"] == old:
+                    line["player"] = new
 
     def end(self, tally: Tally) -> State:
         players = self.players
@@ -827,10 +863,6 @@ class _Hollywood:
             # A copy: later rounds folded into the tally change the columns it keeps.
             columns=copy.deepcopy(self.columns),
         )
-        # A hand's running totals are the sums over the columns (bonuses of the columns it
-        # closed included); its points are the round's score once.
-        for hand, after in zip(hands, tally.running, strict=True):
-            hand.totals = after
         return state
 
 
