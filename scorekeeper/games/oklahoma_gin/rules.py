@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games.base import SUITS
@@ -390,7 +391,9 @@ class OklahomaGin(GameRules):
             tally.hollywood.step(tally, number, entry)
             return
         players = tally.deal.players
-        hand = _score_round(number, players[tally.dealer_seat], players, tally.options, entry)
+        hand = _score_round(
+            number, players[tally.dealer_seat], players, tally.options, entry, tally.deal.members
+        )
         tally.hands.append(hand)
         add_points(tally.totals, hand.points)
         winner = hand.info["winner"]
@@ -462,8 +465,10 @@ def _score_round(
     players: tuple[str, ...],
     options: Mapping[str, Any],
     entry: Mapping[str, Any],
+    members: Sequence[str] = (),
 ) -> Hand:
-    """Check one round and work out who scores what."""
+    """Check one round and work out who scores what (``members``: everyone who has been at
+    the table; one of them who no longer is, named as the knocker, is ``not_seated``)."""
     if not isinstance(entry, Mapping):
         raise RuleError("wrong_type", _("A round must be given as a set of named values."))
     # Every independent problem is reported at once; the knock limit waits for a valid
@@ -480,7 +485,7 @@ def _score_round(
     knocker_deadwood = opponent_deadwood = None
     if result in ("knock", "gin"):
         with problems.check():
-            knocker = _knocker(entry.get("knocker"), players)
+            knocker = _knocker(entry.get("knocker"), players, members)
         if knocker is not None:
             opponent = players[1 - players.index(knocker)]
         raw_knocker_deadwood = entry.get("knocker_deadwood")
@@ -649,11 +654,15 @@ def _result(value: Any) -> str:
     return value.strip().lower()
 
 
-def _knocker(value: Any, players: tuple[str, ...]) -> str:
+def _knocker(value: Any, players: tuple[str, ...], members: Sequence[str]) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
         raise RuleError("required", _("Enter who ended the round."), "knocker")
     if not isinstance(value, str):
         raise RuleError("wrong_type", _("The knocker must be given by name."), "knocker")
+    if value in members and value not in players:
+        raise RuleError(
+            "not_seated", _("%(name)s is not dealt into this round.", name=value), "knocker"
+        )
     if value not in players:
         raise RuleError(
             "unknown_player", _("%(name)s is not playing in this game.", name=value), "knocker"
@@ -785,7 +794,9 @@ class _Hollywood:
         """Fold one round in (``tally``: the game's, whose dealer, hands and running totals
         per round this keeps)."""
         players = self.players
-        hand = _score_round(number, players[tally.dealer_seat], players, self.options, entry)
+        hand = _score_round(
+            number, players[tally.dealer_seat], players, self.options, entry, tally.deal.members
+        )
         # Accepted: nothing above changed the columns.
         winner = hand.info["winner"]
         counted: list[int] = []

@@ -20,6 +20,8 @@ from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import Setup
 from scorekeeper.games.pitch.rules import RULES
 from scorekeeper.games.table import Change
+from tests.games.pitch.table_checks import assert_refused_changes_change_nothing
+from tests.games.pitch.table_checks import folded
 from tests.games.pitch.test_rules_pitch import FOUR
 from tests.games.pitch.test_rules_pitch import NAMES
 from tests.games.pitch.test_rules_pitch import THREE
@@ -414,11 +416,7 @@ def games_with_changes(draw):
 @given(games_with_changes())
 def test_random_changes_replay_to_the_same_state_and_a_refused_one_changes_nothing(game):
     setup, record, tried = game
-    tally = RULES.begin(setup)
-    for entry in record:
-        RULES._fold(tally, entry, last=True)
-    state = RULES._state(tally)
-    assert state == RULES.play(setup, record)
+    state = folded(RULES, setup, record)
     for hand in state.hands:
         assert hand.info["order"][-1] == hand.dealer
         assert sorted(hand.info["order"]) == sorted(hand.players)
@@ -435,7 +433,4 @@ def test_random_changes_replay_to_the_same_state_and_a_refused_one_changes_nothi
         elif shown["kind"] == "join":
             given_points += shown["score"]
     assert sum(state.totals.values()) == given_points
-    for where, attempt in tried:
-        with pytest.raises(RuleError) as caught:
-            RULES.replay(setup, [*record[:where], attempt, *record[where:]], record[:where], where)
-        assert caught.value.kept_state == RULES.play(setup, record[:where])
+    assert_refused_changes_change_nothing(RULES, setup, record, tried)
