@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games.base import SUITS
@@ -120,7 +121,8 @@ class OklahomaGin(GameRules):
                 "undercuts": int(info["undercut"] and info["winner"] == name),
                 "undercut": int(info["undercut"] and knocker == name),
             }
-            for name in setup.players
+            # Seat by seat, the names of the players who played this round (a substitute).
+            for name in hand.players or setup.players
         ]
 
     def csv_columns(self, setup: Setup) -> list[str]:
@@ -381,7 +383,6 @@ class OklahomaGin(GameRules):
             hollywood=_Hollywood(players, options) if options["hollywood"] else None,
             dealer_seat=setup.first_dealer % len(players),
             rounds_won=dict.fromkeys(players, 0),
-            running=[],
             closed_last=[],
         )
 
@@ -389,8 +390,10 @@ class OklahomaGin(GameRules):
         if tally.hollywood is not None:
             tally.hollywood.step(tally, number, entry)
             return
-        players = tally.players
-        hand = _score_round(number, players[tally.dealer_seat], players, tally.options, entry)
+        players = tally.deal.players
+        hand = _score_round(
+            number, players[tally.dealer_seat], players, tally.options, entry, tally.deal.members
+        )
         tally.hands.append(hand)
         add_points(tally.totals, hand.points)
         winner = hand.info["winner"]
@@ -404,7 +407,7 @@ class OklahomaGin(GameRules):
     def end(self, tally: Tally) -> State:
         if tally.hollywood is not None:
             return tally.hollywood.end(tally)
-        players = tally.players
+        players = tuple(tally.seated)
         hands = list(tally.hands)
         totals = dict(tally.totals)
         winners = list(tally.winners)
@@ -429,7 +432,7 @@ class OklahomaGin(GameRules):
             None if tally.finished else _next_round(len(hands) + 1, tally.dealer_seat, players)
         )
         return State(
-            sides=list(players),
+            sides=list(tally.sides),
             teams=None,
             hands=hands,
             totals=totals,
@@ -440,6 +443,21 @@ class OklahomaGin(GameRules):
             notices=notices,
         )
 
+    # The table's changes: only a substitute (two players; no adjustment) ------------------
+
+    def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("substitute",)
+
+    def rename_side(self, tally: Tally, old: str, new: str) -> None:
+        """The newcomer takes over the seat: its total, its deal (the round's winner deals,
+        by seat), the rounds it won and, with Hollywood scoring, its columns."""
+        super().rename_side(tally, old, new)
+        tally.rounds_won = {
+            (new if name == old else name): won for name, won in tally.rounds_won.items()
+        }
+        if tally.hollywood is not None:
+            tally.hollywood.rename(old, new)
+
 
 def _score_round(
     number: int,
@@ -447,8 +465,10 @@ def _score_round(
     players: tuple[str, ...],
     options: Mapping[str, Any],
     entry: Mapping[str, Any],
+    members: Sequence[str] = (),
 ) -> Hand:
-    """Check one round and work out who scores what."""
+    """Check one round and work out who scores what (``members``: everyone who has been at
+    the table; one of them who no longer is, named as the knocker, is ``not_seated``)."""
     if not isinstance(entry, Mapping):
         raise RuleError("wrong_type", _("A round must be given as a set of named values."))
     # Every independent problem is reported at once; the knock limit waits for a valid
@@ -465,7 +485,7 @@ def _score_round(
     knocker_deadwood = opponent_deadwood = None
     if result in ("knock", "gin"):
         with problems.check():
-            knocker = _knocker(entry.get("knocker"), players)
+            knocker = _knocker(entry.get("knocker"), players, members)
         if knocker is not None:
             opponent = players[1 - players.index(knocker)]
         raw_knocker_deadwood = entry.get("knocker_deadwood")
@@ -634,11 +654,15 @@ def _result(value: Any) -> str:
     return value.strip().lower()
 
 
-def _knocker(value: Any, players: tuple[str, ...]) -> str:
+def _knocker(value: Any, players: tuple[str, ...], members: Sequence[str]) -> str:
     if value is None or (isinstance(value, str) and not value.strip()):
         raise RuleError("required", _("Enter who ended the round."), "knocker")
     if not isinstance(value, str):
         raise RuleError("wrong_type", _("The knocker must be given by name."), "knocker")
+    if value in members and value not in players:
+        raise RuleError(
+            "not_seated", _("%(name)s is not dealt into this round.", name=value), "knocker"
+        )
     if value not in players:
         raise RuleError(
             "unknown_player", _("%(name)s is not playing in this game.", name=value), "knocker"
@@ -770,7 +794,10 @@ class _Hollywood:
         """Fold one round in (``tally``: the game's, whose dealer, hands and running totals
         per round this keeps)."""
         players = self.players
-        hand = _score_round(number, players[tally.dealer_seat], players, self.options, entry)
+        hand = _score_round(
+            number, players[tally.dealer_seat], players, self.options, entry, tally.deal.members
+        )
+        # Accepted: nothing above changed the columns.
         winner = hand.info["winner"]
         counted: list[int] = []
         tally.closed_last = []
@@ -779,8 +806,28 @@ class _Hollywood:
             counted, tally.closed_last = self.record(winner, hand.points[winner])
         hand.info["columns"] = counted
         tally.hands.append(hand)
-        tally.running.append(self.totals())
+        # A round's running totals are the sums over the columns (bonuses of the columns it
+        # closed included); its points are the round's score once.
+        tally.totals = self.totals()
         tally.finished = self.finished()
+
+    def rename(self, old: str, new: str) -> None:
+        """A substitute: the seat's columns, opened columns, rounds won and games won go to
+        ``new``."""
+
+        def renamed(counts: dict[str, Any]) -> dict[str, Any]:
+            return {(new if name == old else name): value for name, value in counts.items()}
+
+        self.players = tuple(new if name == old else name for name in self.players)
+        self.opened = renamed(self.opened)
+        self.rounds_won = [renamed(counts) for counts in self.rounds_won]
+        for column in self.columns:
+            column["totals"] = renamed(column["totals"])
+            if column["winner"] == old:
+                column["winner"] = new
+            for line in column["bonuses"]:
+                if line["player"] == old:
+                    line["player"] = new
 
     def end(self, tally: Tally) -> State:
         players = self.players
@@ -827,10 +874,6 @@ class _Hollywood:
             # A copy: later rounds folded into the tally change the columns it keeps.
             columns=copy.deepcopy(self.columns),
         )
-        # A hand's running totals are the sums over the columns (bonuses of the columns it
-        # closed included); its points are the round's score once.
-        for hand, after in zip(hands, tally.running, strict=True):
-            hand.totals = after
         return state
 
 

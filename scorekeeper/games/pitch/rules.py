@@ -23,7 +23,6 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
-from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import team_name
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
@@ -31,6 +30,7 @@ from scorekeeper.games.i18n import lazy_ngettext
 from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.table import Deal
 from scorekeeper.games.words import HANDS
 
 #: The four scoring points of a hand, in the order they are shown.
@@ -372,18 +372,16 @@ class Pitch(GameRules):
         players = tuple(setup.players)
         options = self.resolve_options(setup.options, len(players))
         self.check_players(players, options)
-        table = _Table(players, options)
         return Tally(
             Setup(players, options, setup.first_dealer),
-            table.sides,
-            table=table,
+            _Table(players, options).sides,
             set_back_win=False,
             smudged=False,
         )
 
     def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
-        table = tally.table
-        hand = table.hand(number, tally.setup.first_dealer, entry)
+        deal = tally.deal
+        hand = _Table(deal.players, tally.options, deal.members).hand(deal, entry)
         if hand.status != "scored" and not last:
             raise RuleError(
                 "required",
@@ -398,39 +396,91 @@ class Pitch(GameRules):
         tally.hands.append(hand)
         if hand.points is None:
             return
+        # The end is checked after hands only: a starting total or an adjustment at or above
+        # the target wins nothing until its side pitches a hand and is still there.
         add_points(tally.totals, hand.points)
         side = hand.info["pitcher_side"]
         if hand.info["smudge"]:
             # Only one side can take all four points: it wins, whoever reached the target.
             tally.finished = tally.smudged = True
             tally.winners = [next(s for s, won in hand.info["won"].items() if len(won) == 4)]
-        elif tally.totals[side] >= table.options["target"]:
+        elif tally.totals[side] >= tally.options["target"]:
             tally.finished = True
             tally.winners = [side]
             tally.set_back_win = not hand.info["made"]
 
     def end(self, tally: Tally) -> State:
-        table = tally.table
         hands = list(tally.hands)
         totals = dict(tally.totals)
         winners = list(tally.winners)
+        seated = _Table(tuple(tally.seated), tally.options)
+        # Who may still win (the notices' sides): the sides at the table, not who left.
+        at_table = [side for side in tally.sides if side not in tally.seating.left]
         return State(
-            sides=list(table.sides),
-            teams=table.teams,
+            sides=list(tally.sides),
+            teams=seated.teams,
             hands=hands,
             totals=totals,
             finished=tally.finished,
             winners=winners,
-            next=None if tally.finished else table.next_hand(hands, tally.setup.first_dealer),
-            notices=table.notices(totals, winners, tally.set_back_win, tally.smudged),
+            next=None if tally.finished else _next_hand(tally.next_deal(), hands),
+            notices=seated.notices(at_table, totals, winners, tally.set_back_win, tally.smudged),
+            left=list(tally.seating.left),
         )
+
+    # The table's changes: playing alone every roster change; partnerships a substitute -----
+
+    def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        if options.get("partnerships"):
+            return ("substitute", "adjust")
+        return ("join", "leave", "sit_out", "substitute", "adjust")
+
+    def sides_now(self, tally: Tally) -> list[str]:
+        """Who an adjustment may name: the seated players, or the teams by their current
+        names (a player's name or a team's old name is not at the table)."""
+        return _Table(tuple(tally.seated), tally.options).sides
+
+    def rename_side(self, tally: Tally, old: str, new: str) -> None:
+        """Playing alone the seat's total goes with it; in partnerships the team is named by
+        its current players in seat order (earlier hands keep the name they had)."""
+        if not tally.options.get("partnerships"):
+            super().rename_side(tally, old, new)
+            return
+        now = _Table(tuple(tally.seated), tally.options).sides
+        renamed = dict(zip(tally.sides, now, strict=True))
+        tally.sides = now
+        tally.totals = {renamed[side]: total for side, total in tally.totals.items()}
+
+
+def _next_hand(deal: Deal, hands: list[Hand]) -> dict[str, Any]:
+    """The hand to enter next (or the one in progress, with its pitcher and bid), dealt as
+    ``deal`` says: its dealer bids last."""
+    current = hands[-1] if hands and hands[-1].status != "scored" else None
+    upcoming: dict[str, Any] = {
+        "number": deal.number,
+        "dealer": deal.dealer,
+        "order": deal.order,
+    }
+    if current is not None:
+        upcoming["pitcher"] = current.info["pitcher"]
+        upcoming["bid"] = current.info["bid"]
+    return upcoming
 
 
 class _Table:
     """The players, sides and options of one game, and how to read one hand."""
 
-    def __init__(self, players: tuple[str, ...], options: Mapping[str, Any]) -> None:
+    def __init__(
+        self,
+        players: tuple[str, ...],
+        options: Mapping[str, Any],
+        members: Sequence[str] = (),
+    ) -> None:
+        """``players``: the players dealt into the hand, in seat order (partners opposite);
+        ``members``: everyone who has been at the table (a name among them not dealt in is
+        ``not_seated``)."""
         self.players = players
+        self.members = members
         self.options = options
         self.teams = teams_for(players, options)
         self.plural = self.teams is not None
@@ -441,33 +491,14 @@ class _Table:
             self.sides = [team_name(team) for team in self.teams]
             self.side_of = {name: team_name(team) for team in self.teams for name in team}
 
-    # Seats -------------------------------------------------------------------------------
-
-    def dealer_seat(self, number: int, first_dealer: int) -> int:
-        return (first_dealer + number - 1) % len(self.players)
-
-    def next_hand(self, hands: list[Hand], first_dealer: int) -> dict[str, Any]:
-        current = hands[-1] if hands and hands[-1].status != "scored" else None
-        number = current.number if current else len(hands) + 1
-        seat = self.dealer_seat(number, first_dealer)
-        upcoming: dict[str, Any] = {
-            "number": number,
-            "dealer": self.players[seat],
-            "order": order_from_left_of(seat, self.players),
-        }
-        if current is not None:
-            upcoming["pitcher"] = current.info["pitcher"]
-            upcoming["bid"] = current.info["bid"]
-        return upcoming
-
     # One hand ----------------------------------------------------------------------------
 
-    def hand(self, number: int, first_dealer: int, entry: Mapping[str, Any]) -> Hand:
+    def hand(self, deal: Deal, entry: Mapping[str, Any]) -> Hand:
         if not isinstance(entry, Mapping):
             raise RuleError("wrong_type", _("A hand must be given as an object of fields."))
-        seat = self.dealer_seat(number, first_dealer)
-        dealer = self.players[seat]
-        order = order_from_left_of(seat, self.players)
+        number = deal.number
+        dealer = deal.dealer
+        order = deal.order
         # The bidding and the points are checked together, so that every problem of the
         # entry is reported at once; the lone-trump check waits for a known pitcher.
         problems = Problems()
@@ -700,12 +731,7 @@ class _Table:
         if not isinstance(value, Mapping):
             raise RuleError("wrong_type", _("Game points must be given per player."), "game_points")
         for name in value:
-            if name not in self.players:
-                raise RuleError(
-                    "unknown_player",
-                    _("%(name)s is not playing in this game.", name=name),
-                    f"game_points.{name}",
-                )
+            self.check_dealt_in(name, f"game_points.{name}")
         counts: dict[str, int] = {}
         for name in self.players:
             if value.get(name) is None:
@@ -832,16 +858,27 @@ class _Table:
         """``value`` as one of the players; ``not_a_name`` says what is wrong if it is no name."""
         if not isinstance(value, str):
             raise RuleError("wrong_type", not_a_name, where)
-        if value not in self.players:
-            raise RuleError(
-                "unknown_player", _("%(name)s is not playing in this game.", name=value), where
-            )
+        self.check_dealt_in(value, where)
         return value
+
+    def check_dealt_in(self, name: str, where: str) -> None:
+        """Refuse a name not dealt into this hand: someone at the table who is not (a sitter,
+        a player who left) is ``not_seated``, a stranger ``unknown_player``."""
+        if name in self.players:
+            return
+        if name in self.members:
+            raise RuleError(
+                "not_seated", _("%(name)s is not dealt into this hand.", name=name), where
+            )
+        raise RuleError(
+            "unknown_player", _("%(name)s is not playing in this game.", name=name), where
+        )
 
     # Notices -----------------------------------------------------------------------------
 
     def notices(
         self,
+        sides: Sequence[str],
         totals: Mapping[str, int],
         winners: list[str],
         set_back: bool,
@@ -855,7 +892,7 @@ class _Table:
                 return [_("Smudge! %(side)s win.", side=winners[0])]
             return [_("Smudge! %(name)s wins.", name=winners[0])]
         if not winners:
-            for side in self.sides:
+            for side in sides:
                 if totals[side] < target:
                     continue
                 if team:
@@ -893,7 +930,7 @@ class _Table:
                     points=totals[winner],
                 )
             )
-        ahead = [side for side in self.sides if totals[side] > totals[winner]]
+        ahead = [side for side in sides if totals[side] > totals[winner]]
         if ahead and team:
             notices.append(
                 _(
