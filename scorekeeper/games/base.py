@@ -505,10 +505,12 @@ class GameRules:
         number = len(tally.hands) + 1
         if tally.finished:
             raise RuleError("game_over", _("This game is over."), hand=number)
-        deal = tally.deal = tally.seating.deal(number, tally.options)
+        kept, deal = tally.deal, tally.seating.deal(number, tally.options)
+        tally.deal = deal  # what ``step`` reads; the last accepted hand's again if refused
         try:
             self.step(tally, number, entry, last)
         except RuleError as error:
+            tally.deal = kept
             raise error.for_hand(number) from None
         hand = tally.hands[-1]
         hand.players = deal.players
