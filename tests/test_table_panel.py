@@ -218,3 +218,13 @@ def test_the_panel_forms_need_the_csrf_token(make_app, account):
         data={"kind": "leave", "player": "Dee", "csrf_token": token},
     )
     assert done.status_code == 302
+
+
+def test_the_game_page_is_shown_after_a_late_join(api, logged_in):
+    """Eve, dealt into the next hand but not of the starting table, has her row to bid in
+    (a seat number of her own) and her "made" note counts only her hands."""
+    game = opened(api, logged_in)
+    send(logged_in, game, kind="join", player="Eve")
+    page = logged_in.get(f"/games/{game}")
+    assert page.status_code == 200
+    assert 'data-player="Eve"' in page.text
