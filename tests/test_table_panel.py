@@ -51,7 +51,7 @@ def test_the_game_page_links_to_the_panel_with_only_what_the_game_allows(api, lo
     assert "Eve" in words
 
 
-def test_spades_offers_only_a_substitute_and_points(api, logged_in):
+def test_spades_offers_only_a_substitute_and_points(api, logged_in, monkeypatch):
     from scorekeeper.games import GAMES
 
     game = opened(api, logged_in, kind="spades")
@@ -60,7 +60,9 @@ def test_spades_offers_only_a_substitute_and_points(api, logged_in):
     if not allowed:  # Spades' rules not finished yet: no panel, and no link to one
         assert panel.status_code == 404
         assert "/table/changes" not in logged_in.get(f"/games/{game}").text
-        pytest.skip("Spades' rules allow no table change yet")
+        rules = type(GAMES["spades"].rules)
+        monkeypatch.setattr(rules, "table_changes", lambda self, o: ("substitute", "adjust"))
+        panel = logged_in.get(f"/games/{game}/table/changes")
     assert panel.status_code == 200
     shown = re.findall(r'id="change-(\w+)"', panel.text)
     assert shown == ["substitute", "adjust"]
@@ -228,3 +230,26 @@ def test_the_game_page_is_shown_after_a_late_join(api, logged_in):
     page = logged_in.get(f"/games/{game}")
     assert page.status_code == 200
     assert 'data-player="Eve"' in page.text
+
+
+def test_a_score_pad_played_to_a_number_of_rounds_offers_its_rounds(api, logged_in, monkeypatch):
+    """Shown when the score pad's rules allow the schedule (its end is "rounds")."""
+    from scorekeeper.games import GAMES
+
+    options = {"name": "Darts", "end": "rounds", "rounds": 3}
+    game = opened(api, logged_in, kind="score_pad", **options)
+    state = api.get(f"/games/{game}").get_json()
+    rules = GAMES["score_pad"].rules
+    if "schedule" not in rules.table_changes(state["options"]):
+        # The score pad's rules are being finished: its own part of the panel, shown.
+        monkeypatch.setattr(type(rules), "table_changes", lambda self, options: ("schedule",))
+        panel = logged_in.get(f"/games/{game}/table/changes?kind=schedule")
+        assert 'name="rounds"' in panel.text and 'value="3"' in panel.text
+        pytest.skip("the score pad's rules allow no schedule change yet")
+    panel = logged_in.get(f"/games/{game}/table/changes?kind=schedule")
+    assert 'name="rounds"' in panel.text and 'value="3"' in panel.text
+    answer = send(logged_in, game, kind="schedule", rounds="5")
+    assert flashed(logged_in, answer) == "The game is now 5 rounds."
+    refused = send(logged_in, game, kind="schedule", rounds="many")
+    assert refused.status_code == 400
+    assert 'value="many"' in refused.text

@@ -69,6 +69,22 @@ def test_a_staircase_edit_a_leave_and_a_late_join_on_a_phone(phone):
     )
     expect(phone.locator(".hand-head .tile strong")).to_have_text("3")
 
+    # A refusal stays beside its field, with what was typed.
+    open_panel(phone)
+    adjust = phone.locator("#change-adjust")
+    adjust.locator("summary").click()
+    adjust.locator("label.chip", has_text="Cy").click()
+    adjust.get_by_label("Points (a minus for a penalty)").fill("0")
+    adjust.get_by_label("Note (optional)").fill("renege")
+    adjust.get_by_role("button", name="Add the points").click()
+    refused = phone.locator("#change-adjust")
+    expect(refused.locator(".error")).to_have_text(
+        "The points are a whole number from −1000 to 1000, not 0."
+    )
+    expect(refused.get_by_label("Note (optional)")).to_have_value("renege")
+    screenshot(phone, "table-panel-refused")
+    phone.get_by_role("link", name="Back to the game").click()
+
     # Dee leaves.
     open_panel(phone)
     leave = phone.locator("#change-leave")
@@ -78,6 +94,7 @@ def test_a_staircase_edit_a_leave_and_a_late_join_on_a_phone(phone):
     expect(phone.locator(".flash-success")).to_have_text("Dee leaves the game.")
 
     # Eve arrives late: 4 taps from the game page, her name from the roster.
+    screenshot(phone, "table-panel-game-page")
     taps = Taps(phone)
     taps.on(phone.locator(".hand-head .table-link"))
     join = phone.locator("#change-join")
