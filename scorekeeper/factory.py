@@ -147,6 +147,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.views import main
     from scorekeeper.views import players
     from scorekeeper.views import share
+    from scorekeeper.views import table_panel
 
     app.register_blueprint(main.bp)
     app.register_blueprint(game_assets.bp)
@@ -154,6 +155,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(auth.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(games.bp)
+    app.register_blueprint(table_panel.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(share.bp)
     app.register_blueprint(api.bp)

@@ -47,6 +47,8 @@ def test_the_main_pages_have_no_serious_accessibility_problem(axe_phone):
         "/nights/",
         "/stats/",
         f"/games/{oh_hell}/share",
+        f"/games/{oh_hell}/table/changes?kind=join",
+        f"/games/{oh_hell}/table/changes?kind=schedule",
         "/backup",
         "/account",
     ]

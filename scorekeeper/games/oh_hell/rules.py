@@ -908,6 +908,9 @@ class OhHell(GameRules):
             "no_trump": reason is not None,
             "forbidden_dealer_bid": forbidden,
             "total_hands": len(sizes),
+            # The cards of every hand still to play, this one first (API.md): what the
+            # table's schedule change lists.
+            "schedule": list(sizes[number - 1 :]),
         }
 
     @staticmethod

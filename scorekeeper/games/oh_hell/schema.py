@@ -37,3 +37,6 @@ class Next(NextBase):
     )
     leader: str
     total_hands: int
+    schedule: list[int] = Field(
+        description="The cards of every hand still to play, the next (or open) hand first"
+    )

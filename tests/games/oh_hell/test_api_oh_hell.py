@@ -58,6 +58,7 @@ def test_three_player_game_of_fifteen_hands_to_a_winner(api):
         "no_trump": False,
         "forbidden_dealer_bid": None,
         "total_hands": 15,
+        "schedule": list(range(1, 16)),
         "players": ["Ann", "Ben", "Cy"],
     }
     while state["next"]:

@@ -282,6 +282,7 @@ def test_a_hand_with_bids_and_no_tricks_is_being_played():
         "no_trump": False,
         "forbidden_dealer_bid": None,
         "total_hands": 15,
+        "schedule": list(range(2, 16)),
         "players": list(THREE),
     }
     assert state.notices == [
@@ -303,6 +304,7 @@ def test_the_next_hand_is_described_before_it_is_entered():
         "no_trump": False,
         "forbidden_dealer_bid": None,
         "total_hands": 15,
+        "schedule": list(range(2, 16)),
         "players": list(THREE),
     }
     assert state.notices == []

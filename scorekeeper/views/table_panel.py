@@ -1,0 +1,207 @@
+"""The "Table" panel of a game (RULES.md, "the table changes mid-game"): a player joins,
+leaves, sits out the next hand, hands their seat over, gets points with a note, and the
+hands still to play change; the last change is undone from here too.
+
+The panel offers only what the game allows (``rules.table_changes``); each kind is one form
+that this view reads into a change body and hands to the table service once. A refusal comes
+back beside its field with what was typed; a saved change goes back to the game with the
+change said as a sentence (``table.describe``).
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint
+from flask import abort
+from flask import flash
+from flask import redirect
+from flask import request
+from flask import url_for
+from flask_login import current_user
+from flask_login import login_required
+
+from scorekeeper.errors import Refusal
+from scorekeeper.errors import as_refusal
+from scorekeeper.games import entry_form
+from scorekeeper.games import table as table_rules
+from scorekeeper.games.errors import Problems
+from scorekeeper.games.errors import RuleError
+from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import number
+from scorekeeper.services import games
+from scorekeeper.services import players as roster
+from scorekeeper.services import table
+from scorekeeper.views.games import game_page
+from scorekeeper.views.games import owned_action
+
+bp = Blueprint("table_panel", __name__, url_prefix="/games")
+
+
+@bp.before_request
+@login_required
+def require_login():
+    """Every panel needs a logged-in account."""
+
+
+@bp.get("/<int:game_id>/table/changes")
+def panel(game_id: int):
+    """The table's changes this game allows, one form each (``?kind=join`` opens one)."""
+    return _render(games.load(current_user, game_id), request.args.get("kind", ""))
+
+
+@bp.post("/<int:game_id>/table/changes")
+def record(game_id: int):
+    """Record one change before the next hand; back to the game, saying it."""
+    game = owned_action(game_id)
+    kind = request.form.get("kind", "")
+    try:
+        with as_refusal():
+            body = read_change(request.form, kind)
+            before_hand = entry_form.whole_or_none(
+                request.form.get("before_hand"),
+                _("The hand number must be a whole number."),
+                "before_hand",
+            )
+        result = table.record_change(game, body, before_hand)
+    except Refusal as refusal:
+        if refusal.code in ("not_next_hand", "conflict", "not_found"):
+            flash(refusal.message, "warning")
+            return redirect(url_for("table_panel.panel", game_id=game_id))
+        return _render(games.as_it_stands(game, refusal), kind, refusal)
+    flash(table_rules.describe(result.state.changes[-1]), "success")
+    return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
+
+
+@bp.post("/<int:game_id>/table/changes/<int:change_id>/remove")
+def remove(game_id: int, change_id: int):
+    """Remove a change (the last one: its undo); everything after it is derived again."""
+    game = owned_action(game_id)
+    result = games.played(game)
+    said = next((c for c in result.state.changes if c.get("id") == change_id), None)
+    if said is None:
+        abort(404)
+    try:
+        table.remove_change(game, change_id)
+    except Refusal as refusal:
+        flash(refusal.message, "warning")
+        return redirect(url_for("table_panel.panel", game_id=game_id))
+    flash(_("Change undone: %(change)s", change=table_rules.describe(said)), "success")
+    return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
+
+
+def read_change(form, kind: str) -> dict:
+    """The change a panel form describes, as the service takes it (API.md, "Table
+    changes"); what is no whole number is refused beside its field."""
+    body: dict = {"kind": kind}
+    problems = Problems()
+
+    def whole(key: str, message: str, negative: bool = True):
+        try:
+            return entry_form.whole_or_none(form.get(key), message, key, negative)
+        except RuleError as error:
+            problems.add(error)
+            return None
+
+    def name(key: str) -> str | None:
+        """A chip's name, or the new name typed beside the chips (it wins when given)."""
+        typed = form.get(f"new_{key}", "").strip()
+        return typed or form.get(key, "").strip() or None
+
+    if kind in ("join", "leave", "sit_out", "substitute", "adjust"):
+        body["player"] = name("player")
+    if kind == "join":
+        if form.get("after"):
+            body["after"] = form["after"]
+        score = form.get("score", "last")
+        typed = form.get("score_number", "").strip()
+        if body["player"] in form.getlist("left"):
+            pass  # a player who left comes back with the total they left with
+        elif score == "number" or (typed and score == "last"):
+            body["score"] = whole("score_number", _("The starting total must be a whole number."))
+            if body["score"] is None and not problems:
+                problems.add(RuleError("required", _("Type the starting total."), "score_number"))
+        else:
+            body["score"] = score
+    elif kind == "substitute":
+        body["by"] = name("by")
+    elif kind == "adjust":
+        body["points"] = whole("points", _("The points must be a whole number."))
+        if form.get("note", "").strip():
+            body["note"] = form["note"]
+    elif kind == "schedule":
+        if "rounds" in form:
+            body["rounds"] = whole("rounds", _("The rounds must be a whole number."), False)
+        else:
+            body["sizes"] = _sizes(form, problems)
+    problems.raise_any()
+    return body
+
+
+def _sizes(form, problems: Problems) -> list[int]:
+    """The cards of each hand still to play: the fields in order, the dropped hands left
+    out, a blank field (the one for a hand to add) skipped; "end" ends the game now."""
+    if form.get("end") == "1":
+        return []
+    dropped = set(form.getlist("drop"))
+    sizes = []
+    for index, raw in enumerate(form.getlist("size")):
+        if str(index) in dropped or not raw.strip():
+            continue
+        try:
+            value = entry_form.whole_or_none(
+                raw, _("List the cards of each hand still to play."), "sizes"
+            )
+        except RuleError as error:
+            problems.add(error)
+            continue
+        sizes.append(value)
+    return sizes
+
+
+def _render(result: games.Played, kind: str, refusal: Refusal | None = None):
+    """The panel: what the game allows, the figures each starting total gives now, the
+    changes so far (the last one undoable)."""
+    rules = result.rules
+    state = result.state
+    kinds = [k for k in table_rules.KINDS if k in rules.table_changes(result.game.options)]
+    if not kinds:
+        abort(404)
+    seated = list(state.players or result.players)
+    low_wins = rules.low_wins(result.game.options)
+    starts = {
+        how: table_rules.starting_total(how, state.totals, seated, low_wins)
+        for how in table_rules.STARTS
+    }
+    active = [p.name for p in roster.roster(current_user) if not p.archived]
+    newcomers = [name for name in active if name not in seated]
+    takers = [name for name in newcomers if name not in state.left]
+    back = [name for name in state.left if name not in takers]
+    errors = entry_form.field_errors(refusal)
+    return game_page(
+        result,
+        "games/table_changes.html",
+        refusal.status if refusal else 200,
+        kinds=kinds,
+        open_kind=kind if kind in kinds else "",
+        seated=seated,
+        joiner_chips=[(name, name) for name in takers]
+        + [
+            (
+                name,
+                _(
+                    "%(name)s (back on %(total)s)",
+                    name=name,
+                    total=number(state.totals.get(name, 0)),
+                ),
+            )
+            for name in back
+        ],
+        taker_chips=[(name, name) for name in takers],
+        seated_chips=[(name, name) for name in seated],
+        side_chips=[(side, side) for side in state.sides if side not in state.left],
+        starts=starts,
+        refusal=refusal,
+        errors=errors,
+        form=request.form if refusal else {},
+        describe=table_rules.describe,
+        open_hand=state.current is not None,
+    )
