@@ -397,7 +397,7 @@ def describe(change: Mapping[str, Any]) -> str:
         if not sizes:
             return _("The game ends here.")
         return ngettext(
-            "One more hand: %(sizes)s cards.",
+            "%(num)s hand still to play: %(sizes)s cards.",
             "%(num)s hands still to play: %(sizes)s cards.",
             len(sizes),
             sizes=", ".join(number(cards) for cards in sizes),
