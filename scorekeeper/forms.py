@@ -7,6 +7,7 @@ from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import BooleanField
+from wtforms import HiddenField
 from wtforms import PasswordField
 from wtforms import StringField
 from wtforms import SubmitField
@@ -70,6 +71,14 @@ class RenameForm(FlaskForm):
 
 class ActionForm(FlaskForm):
     """A button that changes something: only the CSRF token travels."""
+
+
+class HandForm(ActionForm):
+    """A game page's forms: the CSRF token, and the seats of the players the form's rows
+    are for, in the order they are numbered (the table of the hand it enters or corrects:
+    ``seats-2`` is the third of them), so the form is read for the table it was made for."""
+
+    seats = HiddenField()
 
 
 def show_refusal(form: FlaskForm, refusal: Refusal) -> None:

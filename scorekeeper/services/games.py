@@ -74,6 +74,13 @@ class Played:
 
     @property
     def players(self) -> list[str]:
+        """The players of the hand to enter: dealt into the open hand or the next one (the
+        starting table, until the table changes)."""
+        upcoming = self.state.next
+        if upcoming is not None and upcoming.get("players"):
+            return list(upcoming["players"])
+        if self.state.players is not None:
+            return list(self.state.players)
         return list(self.setup.players)
 
 

@@ -20,6 +20,7 @@ from werkzeug.datastructures import MultiDict
 from scorekeeper.errors import Refusal
 from scorekeeper.errors import as_refusal
 from scorekeeper.forms import ActionForm
+from scorekeeper.forms import HandForm
 from scorekeeper.games import GAMES
 from scorekeeper.games import entry_form
 from scorekeeper.games.i18n import _
@@ -267,10 +268,31 @@ def game_page(result: Played, template: str, status: int = 200, **context):
         played=result,
         state=result.state,
         game=result.game,
-        action_form=ActionForm(formdata=None),
+        action_form=HandForm(formdata=None, seats=_seats(result, context.get("hand"))),
         **context,
     )
     return (fragment_of(html) if wants_fragment() else html), status
+
+
+def _seats(result: Played, hand=None) -> str:
+    """The seat positions of the players a page's forms are for: the hand being corrected's,
+    or the hand to enter's."""
+    players = hand.players if hand is not None and hand.players else result.players
+    members = result.game.members
+    return ",".join(str(members.index(name)) for name in players)
+
+
+def form_players(game) -> list[str]:
+    """The players a posted hand form was made for, by the seats it carries (``HandForm``);
+    the starting table for a form without them. Seats that name no one are ignored: the
+    rules refuse what is then missing."""
+    members = game.members
+    raw = request.form.get("seats", "")
+    seats = [part for part in raw.split(",") if part.strip().isdigit()]
+    chosen = [members[int(seat)] for seat in seats if int(seat) < len(members)]
+    if not chosen or len(set(chosen)) != len(chosen):
+        return game.players
+    return chosen
 
 
 def saved(result: Played):
@@ -310,7 +332,7 @@ def _read_hand(game, phase: str) -> dict:
     """The game's form reader on this request's form; what it refuses, refused as the app
     refuses (the same codes, messages and fields)."""
     with as_refusal():
-        return game.plugin.read_hand(request.form, game.players, phase)
+        return game.plugin.read_hand(request.form, form_players(game), phase)
 
 
 @bp.post("/<int:game_id>/hands")
@@ -361,7 +383,7 @@ def _refused(game, refusal: Refusal, phase: str):
             return _render_game(games.load(current_user, game.id))
         return redirect(url_for("games.show", game_id=game.id, _anchor="now"))
     result = games.as_it_stands(game, refusal)
-    entered = result.plugin.typed(request.form, result.players)
+    entered = result.plugin.typed(request.form, form_players(result.game))
     return _render_game(result, refusal, entered, phase)
 
 
@@ -374,7 +396,7 @@ def edit(game_id: int, number: int):
 def _render_edit(result: Played, number: int, refusal=None):
     if not 1 <= number <= len(result.state.hands):
         abort(404)
-    entered = result.plugin.typed(request.form, result.players) if refusal else None
+    entered = result.plugin.typed(request.form, form_players(result.game)) if refusal else None
     return game_page(
         result,
         "edit.html",
