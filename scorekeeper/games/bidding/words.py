@@ -12,8 +12,9 @@ from scorekeeper.games.i18n import _
 
 
 def made_note(state: Any, side: str) -> str | None:
-    """How many of a player's scored bids were made: "made 9 of 11"."""
-    scored = [hand for hand in state.hands if hand.info.get("made")]
+    """How many of a player's scored bids were made: "made 9 of 11" (the hands they were
+    dealt into: a late arrival, a sitter)."""
+    scored = [hand for hand in state.hands if side in (hand.info.get("made") or {})]
     if not scored:
         return None
     made = sum(1 for hand in scored if hand.info["made"][side])
