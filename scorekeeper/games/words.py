@@ -146,6 +146,14 @@ class HandWords:
     def removed(self, *, number: int) -> str:
         return _("Hand %(number)s removed.", number=number)
 
+    def left_after(self, *, number: int) -> str:
+        """Under a player's total on the score sheet: they left the game after that hand."""
+        return _("left after hand %(number)s", number=number)
+
+    def sat_out(self, *, number: int) -> str:
+        """A player's cell of a hand they sat out (read aloud; the cell shows "–")."""
+        return _("sat out hand %(number)s", number=number)
+
 
 class RoundWords(HandWords):
     """The same sentences for a game whose deals are rounds."""
@@ -273,6 +281,12 @@ class RoundWords(HandWords):
 
     def removed(self, *, number: int) -> str:
         return _("Round %(number)s removed.", number=number)
+
+    def left_after(self, *, number: int) -> str:
+        return _("left after round %(number)s", number=number)
+
+    def sat_out(self, *, number: int) -> str:
+        return _("sat out round %(number)s", number=number)
 
 
 #: The sentences of a game whose deals are hands (``GameRules.hand_words`` by default).

@@ -401,8 +401,17 @@ def progression(state: State, hand_word: str = "Hand") -> Progression:
         if hand.totals is None:
             continue
         labels.append(str(hand.number))
-        for side in state.sides:
-            series[side].append(hand.totals[side])
+        # A seat handed over (a team renamed) is keyed by its name then: the hand's totals
+        # are in the order of the sides then, and a side keeps its place (a joiner comes
+        # after); before a joiner came, their line stays where it starts.
+        then = list(hand.totals.values())
+        for place, side in enumerate(state.sides):
+            if side in hand.totals:
+                series[side].append(hand.totals[side])
+            elif place < len(then):
+                series[side].append(then[place])
+            else:
+                series[side].append(series[side][-1])
     if state.bonuses:
         labels.append("Bonus")
         for side in state.sides:

@@ -17,6 +17,7 @@ from flask_login import current_user
 from flask_login import login_required
 from werkzeug.datastructures import MultiDict
 
+from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.errors import as_refusal
 from scorekeeper.forms import ActionForm
@@ -28,6 +29,7 @@ from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players as roster
 from scorekeeper.services import rule_sets
+from scorekeeper.services import table as table_changes
 from scorekeeper.services.games import Played
 from scorekeeper.views.common import check_action
 from scorekeeper.views.common import fragment_of
@@ -420,6 +422,21 @@ def undo(game_id: int, number: int):
     else:
         flash(rules.phrase("removed", number=number), "success")
     return redirect(url_for("games.show", game_id=game_id))
+
+
+@bp.post("/<int:game_id>/changes/<int:change_id>/undo")
+def undo_change(game_id: int, change_id: int):
+    """Undo a change of the table (the sheet offers the last entry of the record)."""
+    game = owned_action(game_id)
+    try:
+        table_changes.remove_change(game, change_id)
+    except NotFound:
+        abort(404)
+    except Refusal as refusal:
+        flash(refusal.message, "warning")
+    else:
+        flash(_("The change of the table was undone."), "success")
+    return redirect(url_for("games.show", game_id=game_id, _anchor="sheet-title"))
 
 
 @bp.post("/<int:game_id>/reopen")

@@ -19,6 +19,7 @@ from scorekeeper.i18n import number
 from scorekeeper.services.nights import night_title
 from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.game_assets import folder_of
+from scorekeeper.views.sheet import sheet_of
 
 
 def register(app: Flask) -> None:
@@ -80,6 +81,7 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["game_title"] = lambda game: game.plugin.game_title(game.options)
     app.jinja_env.filters["night_title"] = night_title
     app.jinja_env.globals["sheet_start"] = sheet_start
+    app.jinja_env.globals["sheet_of"] = sheet_of
     app.jinja_env.globals["seat_tint"] = seat_tint
     # A form saved in place asks for the page's main part only: the rest is not rendered.
     app.jinja_env.globals["fragment_only"] = lambda: has_request_context() and wants_fragment()
