@@ -23,6 +23,7 @@ from scorekeeper.errors import as_refusal
 from scorekeeper.forms import ActionForm
 from scorekeeper.forms import HandForm
 from scorekeeper.games import GAMES
+from scorekeeper.games import Setup
 from scorekeeper.games import entry_form
 from scorekeeper.games.i18n import _
 from scorekeeper.services import games
@@ -264,9 +265,14 @@ def game_page(result: Played, template: str, status: int = 200, **context):
     """A page of one game: its own template (or a shared one, named with its folder) with
     the state and what every game page uses.
     A form saved in place (``X-Fragment``) gets the page's main part only."""
+    hand = context.get("hand")
+    players = hand.players if hand is not None and hand.players else result.players
+    setup = result.setup
+    if list(players) != list(setup.players):  # the table changed: the hand's own table
+        setup = Setup(tuple(players), setup.options, setup.first_dealer)
     html = render_template(
         template if "/" in template else result.plugin.template(template),
-        **result.rules.page_context(result.setup),
+        **result.rules.page_context(setup),
         played=result,
         state=result.state,
         game=result.game,
@@ -290,7 +296,8 @@ def form_players(game) -> list[str]:
     rules refuse what is then missing."""
     members = game.members
     raw = request.form.get("seats", "")
-    seats = [part for part in raw.split(",") if part.strip().isdigit()]
+    seats = [part.strip() for part in raw.split(",") if part.strip().isascii()]
+    seats = [part for part in seats if part.isdigit()]
     chosen = [members[int(seat)] for seat in seats if int(seat) < len(members)]
     if not chosen or len(set(chosen)) != len(chosen):
         return game.players

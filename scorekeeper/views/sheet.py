@@ -88,7 +88,7 @@ def sheet_of(played) -> Sheet:
     rules = played.rules
     options = played.game.options
     teams = bool(state.teams)
-    seats = list(played.players)  # who holds each seat now (the starting table first)
+    seats = list(played.setup.players)  # the starting table: each change then moves it on
     seated = set(seats)
     if teams:
         names = list(state.sides)
