@@ -18,7 +18,7 @@ pytestmark = pytest.mark.drill
 
 BAD = ["²", str(2**63), "Ann\x00"]
 #: Every query argument a view reads (request.args), and some it does not.
-ARGS = ["page", "player", "game", "variant", "sheet", "next", "night", "rule_set", "other"]
+ARGS = ["page", "player", "game", "variant", "sheet", "next", "night", "rule_set", "again", "other"]
 
 
 def post_forms(text: str):

@@ -297,6 +297,13 @@ def test_a_finished_game_is_marked(pseudo_app):
     finished = client.post(f"{page}/hands/1", data=tricks, follow_redirects=True)
     assert_marked(finished)
     assert "⟦Game over⟧" in finished.text
+    assert "⟦Play again⟧" in finished.text
+    assert_marked(client.get(f"/games/new?game=oh_hell&again={number}"))
+    again = client.post(f"{page}/again")
+    assert_marked(client.get(again.headers["Location"]))
+    assert_marked(
+        client.post(f"{again.headers['Location'].split('#')[0]}/again", follow_redirects=True)
+    )
     assert_marked(client.post(f"{page}/close", follow_redirects=True))
     assert_marked(client.post(f"{page}/reopen", follow_redirects=True))
     assert_marked(client.get(f"/history/games/{number}"))

@@ -38,6 +38,7 @@ from scorekeeper.games.base import Problems
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.readers import join_names
 from scorekeeper.games.table import Change
 from scorekeeper.models import Account
 from scorekeeper.models import Game
@@ -424,6 +425,103 @@ def _players_for(account: Account, names: list[str]) -> list[Player]:
             db.session.add(found[key])
         players.append(found[key])
     return players
+
+
+# Playing again ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NextGame:
+    """A finished game's table once more: the same game, the same players in the same seats,
+    the same options (every value as stored), the same night, and the first dealer one seat
+    to the left (the next seat clockwise after the last game's first dealer)."""
+
+    kind: str
+    seated: tuple[Player, ...]
+    options: dict[str, Any]
+    first_dealer: int
+    night_id: int | None
+
+    @property
+    def players(self) -> list[str]:
+        return [player.name for player in self.seated]
+
+    @property
+    def dealer(self) -> Player:
+        return self.seated[self.first_dealer]
+
+    @property
+    def archived(self) -> list[str]:
+        """The players taken off the roster (archived) since: they cannot be seated again."""
+        return [player.name for player in self.seated if player.archived]
+
+
+def next_game(game: Game) -> NextGame:
+    """What "Play again" starts from a finished game (its seats loaded); a game that is not
+    finished is refused."""
+    if game.status != "finished":
+        raise Refusal(
+            "not_finished", _("This game is not finished yet: play it to the end first."), None
+        )
+    seated = tuple(seat.player for seat in game.seats)
+    return NextGame(
+        kind=game.kind,
+        seated=seated,
+        options=dict(game.options),
+        first_dealer=(game.first_dealer + 1) % len(seated),
+        night_id=game.night_id,
+    )
+
+
+def play_again(account: Account, game: Game) -> Played:
+    """A new game of a finished one's table (``next_game``), made as ``create_game`` makes
+    one (the same refusals; nothing is made when anything is refused). A player archived
+    since is refused by name. A second tap (a double tap, a form sent again) finds the game
+    the first one made, while no hand has been entered in it, and makes no other."""
+    again = next_game(game)
+    if again.archived:
+        raise Refusal(
+            "unknown_player",
+            ngettext(
+                "%(names)s is no longer on the roster (archived): restore them under "
+                "Players, or change the seats first.",
+                "%(names)s are no longer on the roster (archived): restore them under "
+                "Players, or change the seats first.",
+                len(again.archived),
+                names=join_names(again.archived),
+            ),
+            "players",
+        )
+    made = _made_again(account, game, again)
+    if made is not None:
+        return played(made)
+    return create_game(
+        account, again.kind, again.players, again.options, again.dealer.name, again.night_id
+    )
+
+
+def _made_again(account: Account, game: Game, again: NextGame) -> Game | None:
+    """The game an earlier "Play again" of ``game`` made, if no hand is entered in it yet."""
+    query = (
+        sa.select(Game)
+        .where(
+            Game.account_id == account.id,
+            Game.id > game.id,
+            Game.kind == again.kind,
+            Game.first_dealer == again.first_dealer,
+            Game.night_id.is_(None) if again.night_id is None else Game.night_id == again.night_id,
+            Game.status == "in_progress",
+            Game.hand_count == 0,
+        )
+        .order_by(Game.id.desc())
+        .options(selectinload(Game.seats), selectinload(Game.hands))
+    )
+    seated = [player.id for player in again.seated]
+    for candidate in db.session.scalars(query.limit(3)):
+        seats = [seat.player_id for seat in candidate.seats]
+        if seats == seated and candidate.options == again.options and not candidate.hands:
+            return candidate
+    return None
 
 
 # Changing ---------------------------------------------------------------------------------

@@ -467,6 +467,28 @@ def close_game(game_id: int):
     return state(games.close(games.get_game(g.account, game_id)))
 
 
+@bp.post("/games/<int:game_id>/again")
+@token_required
+@declare(
+    resp=answers(
+        401,
+        404,
+        (409, "The roster changed at the same moment, again and again (conflict): send it again."),
+        (
+            422,
+            "The game is not finished (not_finished), a player is archived since "
+            "(unknown_player), or the rules refuse its table or options now.",
+        ),
+        HTTP_201=s.GameState,
+    )
+)
+def play_again(game_id: int):
+    """Play a finished game again: a new game with the same players in the same seats, the
+    same options and night, the first dealer one seat to the left. Sent again while that
+    game has no hand yet, it answers that game (no second one is made)."""
+    return state(games.play_again(g.account, games.get_game(g.account, game_id)), 201)
+
+
 @bp.post("/games/<int:game_id>/share")
 @token_required
 @declare(resp=answers(401, 404, CHANGED, HTTP_201=s.ShareLink))

@@ -26,6 +26,8 @@ from scorekeeper.games import GAMES
 from scorekeeper.games import Setup
 from scorekeeper.games import entry_form
 from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.readers import join_names
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players as roster
@@ -103,9 +105,12 @@ def new():
     form = request.form
     wanted_set = request.args.get("rule_set", "")
     last_used = False
+    wanted_again = request.args.get("again", "")
     if request.method == "GET" and wanted_set.isascii() and wanted_set.isdigit():
         chosen = rule_sets.get_rule_set(current_user, int(wanted_set))
         form = with_options(MultiDict(), game_rules, chosen.options)
+    elif request.method == "GET" and wanted_again:
+        form = _again_form(game_rules, _whole_id(wanted_again), active)
     elif request.method == "GET":
         last = games.last_options(current_user, kind)
         if last:
@@ -208,10 +213,44 @@ def with_options(form: MultiDict, rules, options) -> MultiDict:
     return filled
 
 
-def _rule_set_id(raw: str) -> int:
-    """A rule set's id from a form button; 0 (found by nobody) for anything that is not one:
-    "²" and "①" pass ``isdigit`` but are no number."""
+def _whole_id(raw: str) -> int:
+    """An id from a form button or the address (a rule set's, a game's); 0 (found by nobody)
+    for anything that is not one: "²" and "①" pass ``isdigit`` but are no number."""
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else 0
+
+
+def _again_form(rules, game_id: int, active) -> MultiDict:
+    """The new-game form filled in for "Change seats first": a finished game's table once
+    more (``games.next_game``), every player in their seat, the options as stored, the first
+    dealer one seat to the left. A player archived since leaves their seat free, and the page
+    says so; a game that is not finished (or of another game) fills nothing in."""
+    filled = MultiDict()
+    try:
+        again = games.next_game(games.get_game(current_user, game_id))
+    except Refusal as refusal:
+        flash(refusal.message, "warning")
+        return filled
+    if again.kind != rules.key:
+        return filled
+    seatable = {player.id for player in active}
+    for seat, player in enumerate(again.seated, start=1):
+        if player.id in seatable:
+            filled[f"seat-{player.id}"] = str(seat)
+    if again.dealer.id in seatable:
+        filled["first_dealer"] = str(again.dealer.id)
+    if again.archived:
+        flash(
+            ngettext(
+                "%(names)s is no longer on the roster (archived): the seat is free. Seat "
+                "someone else, or restore them under Players first.",
+                "%(names)s are no longer on the roster (archived): their seats are free. Seat "
+                "someone else, or restore them under Players first.",
+                len(again.archived),
+                names=join_names(again.archived),
+            ),
+            "warning",
+        )
+    return with_options(filled, rules, again.options)
 
 
 def _option_action(form, rules, kind: str):
@@ -231,12 +270,12 @@ def _option_action(form, rules, kind: str):
         return with_options(form, rules, preset.options)
     if form.get("rule_set"):
         raw = form["rule_set"]
-        chosen = rule_sets.get_rule_set(current_user, _rule_set_id(raw))
+        chosen = rule_sets.get_rule_set(current_user, _whole_id(raw))
         flash(_("%(name)s: the options are filled in.", name=chosen.name), "info")
         return with_options(form, rules, chosen.options)
     if form.get("forget_rule_set"):
         raw = form["forget_rule_set"]
-        gone = rule_sets.get_rule_set(current_user, _rule_set_id(raw))
+        gone = rule_sets.get_rule_set(current_user, _whole_id(raw))
         rule_sets.delete_rule_set(current_user, gone.id)
         flash(
             _(
@@ -457,6 +496,36 @@ def reopen(game_id: int):
     else:
         flash(_("Game reopened: correct what needs correcting, then close it again."), "info")
     return redirect(url_for("games.show", game_id=game_id))
+
+
+@bp.post("/<int:game_id>/again")
+def play_again(game_id: int):
+    """A finished game's table again in one tap: a new game with the same seats, options and
+    night, the first dealer one seat to the left."""
+    game = owned_action(game_id)
+    try:
+        result = games.play_again(current_user, game)
+    except Refusal as refusal:
+        for problem in refusal.problems:
+            flash(problem.message, "warning")
+        return redirect(url_for("games.show", game_id=game_id))
+    flash(
+        _(
+            "%(game)s started again: %(players)s. %(dealer)s deals first.",
+            game=result.rules.title,
+            players=", ".join(result.players),
+            dealer=result.state.next["dealer"],
+        ),
+        "success",
+    )
+    return redirect(url_for("games.show", game_id=result.game.id, _anchor="now"))
+
+
+@bp.app_template_global()
+def next_game(game) -> games.NextGame | None:
+    """What "Play again" would start from this game: for a finished, read-only game (None for
+    any other)."""
+    return games.next_game(game) if game.locked and game.status == "finished" else None
 
 
 @bp.post("/<int:game_id>/close")
