@@ -192,3 +192,21 @@ def test_a_correction_that_breaks_a_later_hand_names_it(api):
     # A correction of hand 2 that breaks nothing later is taken, and one that does is named.
     wrong = hand(Ann=(0, 0), Ben=(0, 0), Cy=(2, 2), Dee=(0, 0))
     assert api.patch(f"/games/{game}/hands/2", wrong).status_code == 200
+
+
+def test_play_again_takes_the_table_as_it_ended(api):
+    """A game that ended with a joiner and without a leaver: the next game seats who was at
+    the table at the end, in their seats, the first dealer one seat to the left."""
+    game = new_game(api, sequence="custom", custom_sizes=[1, 1])
+    api.post(f"/games/{game}/hands", {**OPENING[0], "number": 1})
+    api.post(f"/games/{game}/changes", {"kind": "join", "player": "Eve", "after": "Ann"})
+    api.post(f"/games/{game}/changes", {"kind": "leave", "player": "Cy"})
+    last = hand(Ann=(0, 0), Eve=(0, 0), Ben=(1, 1), Dee=(0, 0))
+    assert api.post(f"/games/{game}/hands", {**last, "number": 2}).get_json()["status"] == (
+        "finished"
+    )
+    again = api.post(f"/games/{game}/again")
+    assert again.status_code == 201, again.text
+    state = again.get_json()
+    assert state["players"] == ["Ann", "Eve", "Ben", "Dee"]
+    assert state["next"]["dealer"] == "Eve"  # Ann dealt first last time

@@ -463,12 +463,20 @@ def next_game(game: Game) -> NextGame:
         raise Refusal(
             "not_finished", _("This game is not finished yet: play it to the end first."), None
         )
-    seated = tuple(seat.player for seat in game.seats)
+    by_name = {seat.player.name: seat.player for seat in game.seats}
+    first = game.players[game.first_dealer % len(game.players)]
+    if game.changes:  # the table as it ended (joiners where they sat; no one who left)
+        names = played(game).state.players or game.players
+    else:
+        names = game.players
+    seated = tuple(by_name[name] for name in names)
+    # One seat to the left of the last game's first dealer (or of their seat's new holder).
+    start = names.index(first) if first in names else game.first_dealer % len(names) - 1
     return NextGame(
         kind=game.kind,
         seated=seated,
         options=dict(game.options),
-        first_dealer=(game.first_dealer + 1) % len(seated),
+        first_dealer=(start + 1) % len(seated),
         night_id=game.night_id,
     )
 
