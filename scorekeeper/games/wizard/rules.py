@@ -34,6 +34,7 @@ from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
 from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
+from scorekeeper.games.base import each_player
 from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding.words import balance_words
 from scorekeeper.games.bidding.words import made_note
@@ -47,7 +48,7 @@ from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
 from scorekeeper.games.readers import NumberWords
 from scorekeeper.games.readers import merge_per_player
-from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.readers import whole_of
 from scorekeeper.games.table import Deal
 from scorekeeper.games.words import ROUNDS
 
@@ -336,16 +337,9 @@ class Wizard(GameRules):
         tricks_given = entry.get("tricks") is not None
 
         problems = Problems()
+        codes = ("missing_bid", "bid_out_of_range")
         bids = _numbers(
-            entry,
-            "bids",
-            deal,
-            problems,
-            words=BIDS,
-            missing_code="missing_bid",
-            range_code="bid_out_of_range",
-            high=cards,
-            partial=last and not tricks_given,
+            entry, "bids", deal, problems, BIDS, codes, cards, last and not tricks_given
         )
         bids_ok = bids is not None and not problems
         trump, chosen = None, False
@@ -354,16 +348,8 @@ class Wizard(GameRules):
         tricks = None
         if tricks_given:
             found = len(problems.errors)
-            tricks = _numbers(
-                entry,
-                "tricks",
-                deal,
-                problems,
-                words=TRICKS,
-                missing_code="missing_tricks",
-                range_code="tricks_out_of_range",
-                high=cards,
-            )
+            codes = ("missing_tricks", "tricks_out_of_range")
+            tricks = _numbers(entry, "tricks", deal, problems, TRICKS, codes, cards)
             if tricks is not None and len(problems.errors) == found:
                 with problems.check():
                     _check_tricks_total(tricks, cards)
@@ -562,43 +548,23 @@ def _numbers(
     key: str,
     deal: Deal,
     problems: Problems,
-    *,
     words: NumberWords,
-    missing_code: str,
-    range_code: str,
+    codes: tuple[str, str],
     high: int,
     partial: bool = False,
 ) -> dict[str, int] | None:
-    """``readers.player_numbers`` for the players dealt into the round: a name at the table
-    who is not dealt in (a sitter, a player who left) is ``not_seated``, a stranger
-    ``unknown_player``."""
-    values = entry.get(key)
-    if isinstance(values, Mapping):
-        away = [name for name in values if name in deal.members and name not in deal.players]
-        for name in away:
-            problems.add(
-                RuleError(
-                    "not_seated",
-                    _("%(name)s is not dealt into this round.", name=name),
-                    f"{key}.{name}",
-                )
-            )
-        if away:
-            values = {name: value for name, value in values.items() if name not in away}
-            if partial and all(value is None for value in values.values()):
-                return {}
-            entry = {key: values}
-    return player_numbers(
-        entry,
-        key,
-        deal.players,
-        problems,
-        words=words,
-        missing_code=missing_code,
-        range_code=range_code,
-        high=high,
-        partial=partial,
-    )
+    """The bids or tricks (``key``) of the players dealt into the round, from 0 to ``high``
+    (``codes``: when one is missing, when one is out of range); None, with the problems in
+    ``problems``, when any is refused. A name at the table who is not dealt in (a sitter, a
+    player who left) is ``not_seated``, a stranger ``unknown_player``."""
+    missing, out_of_range = codes
+
+    def read(name: str, value: Any) -> int:
+        return whole_of(value, words, name, f"{key}.{name}", out_of_range, 0, high)
+
+    with problems.check():
+        return each_player(entry, key, deal.players, missing, words, read, partial, deal.members)
+    return None
 
 
 def _chose_trump(dealer: str, suit: str) -> str:
