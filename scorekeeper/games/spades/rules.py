@@ -29,16 +29,17 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
-from scorekeeper.games.base import order_from_left_of
-from scorekeeper.games.base import seat_after
+from scorekeeper.games.base import each_player
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
+from scorekeeper.games.readers import NumberWords
 from scorekeeper.games.readers import merge_per_player
-from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.readers import whole_of
+from scorekeeper.games.table import Deal
 from scorekeeper.games.words import HANDS
 
 CARDS = 13
@@ -167,10 +168,15 @@ class Spades(GameRules):
         return lines
 
     def page_context(self, setup: Setup) -> dict[str, Any]:
-        """The team each player scores for (``side_of[name]``)."""
+        """The team each seat scores for (``seat_side[seat]``, an index into the sides: the
+        pages name it as it was in the hand shown, or as it is now), and each player of the
+        setup's (``side_of[name]``)."""
         sides = self.sides(setup.players, setup.options)
-        side_of = self.side_of_seat(setup.options, len(setup.players))
-        return {"side_of": {name: sides[side_of[seat]] for seat, name in enumerate(setup.players)}}
+        seat_side = self.side_of_seat(setup.options, len(setup.players))
+        return {
+            "side_of": {name: sides[seat_side[seat]] for seat, name in enumerate(setup.players)},
+            "seat_side": seat_side,
+        }
 
     def standing_note(
         self, state: State, side: str, options: Mapping[str, Any] | None = None
@@ -179,7 +185,8 @@ class Spades(GameRules):
         scored = [hand for hand in state.hands if hand.status == "scored"]
         if not scored:
             return None
-        bags = scored[-1].info["bags_total"][side]
+        # The bags so far under the team's name now (a substitute renames it after a hand).
+        bags = (state.next or {}).get("bags", scored[-1].info["bags_total"])[side]
         return ngettext("%(num)s bag", "%(num)s bags", bags)
 
     def option_specs(self, player_count: int) -> list[Option]:
@@ -239,11 +246,13 @@ class Spades(GameRules):
         return [list(team) for team in TEAM_SEATS]
 
     def hand_facts(self, setup: Setup, hand: Hand) -> list[dict[str, int]]:
+        """Each seat's facts, from whoever held the seat in that hand and their team as it
+        was named then."""
         info = hand.info
-        sides = self.sides(setup.players, setup.options)
-        side_of = self.side_of_seat(setup.options, len(setup.players))
+        players, sides = _seats_of(setup, hand)
+        side_of = self.side_of_seat(setup.options, len(players))
         facts = []
-        for seat, name in enumerate(setup.players):
+        for seat, name in enumerate(players):
             side = sides[side_of[seat]]
             nil = next((n for n in info["nil"][side] if n["player"] == name), None)
             seat_facts = {
@@ -274,12 +283,15 @@ class Spades(GameRules):
         return columns
 
     def csv_cells(self, setup: Setup, hand: Hand) -> list[Any]:
+        """One hand's cells, seat by seat and team by team (whoever held the seat then; the
+        team as it was named then)."""
         info = hand.info
+        players, sides = _seats_of(setup, hand)
         cells = []
-        for name in setup.players:
+        for name in players:
             cells += [hand.input["bids"].get(name), (hand.input.get("tricks") or {}).get(name)]
         cells.append(" ".join(hand.input.get("blind_nil", [])) or None)
-        for side in self.sides(setup.players, setup.options):
+        for side in sides:
             made = None if info["made"] is None else info["made"][side]
             bags = None if info["bags"] is None else info["bags"][side]
             cells += [info["contract"][side], made, bags, info["bags_total"][side]]
@@ -303,7 +315,7 @@ class Spades(GameRules):
         )
 
     def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
-        hand = self._hand(tally.setup, number, entry, last, tally.totals, tally.bags)
+        hand = self._hand(tally.deal, tally.sides, number, entry, last, tally.totals, tally.bags)
         tally.hands.append(hand)
         if hand.points is None:
             return
@@ -324,9 +336,31 @@ class Spades(GameRules):
             winners=list(tally.winners),
         )
         if not state.finished:
-            state.next = self._next(tally.setup, hands, totals, tally.bags)
-        state.notices = self._notices(tally.setup, state)
+            state.next = self._next(tally.next_deal(), hands, totals, tally.bags)
+        state.notices = self._notices(tally.options, state)
         return state
+
+    # The table's changes: a substitute (the team is renamed) and points for a team --------
+
+    def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("substitute", "adjust")
+
+    def sides_now(self, tally: Tally) -> list[str]:
+        """An adjustment names a team by its current name (a player's name or a team's old
+        name is not at the table)."""
+        return list(tally.sides)
+
+    def rename_side(self, tally: Tally, old: str, new: str) -> None:
+        """A team is named by its current players in seat order ("Eve & Cy"); its total and
+        the bags it carries keep going under the new name (earlier hands keep the name they
+        had)."""
+        seated = tuple(tally.seated)
+        now = self.sides(seated, tally.options)
+        renamed = dict(zip(tally.sides, now, strict=True))
+        tally.sides = now
+        tally.totals = {renamed[side]: total for side, total in tally.totals.items()}
+        tally.bags = {renamed[side]: bags for side, bags in tally.bags.items()}
+        tally.teams = [[seated[seat] for seat in team] for team in TEAM_SEATS]
 
     @staticmethod
     def _winners(options: Mapping[str, Any], totals: Mapping[str, int]) -> list[str]:
@@ -346,24 +380,25 @@ class Spades(GameRules):
 
     def _hand(
         self,
-        setup: Setup,
+        deal: Deal,
+        sides: Sequence[str],
         number: int,
         entry: Mapping[str, Any],
         last: bool,
         totals: Mapping[str, int],
         bags_before: Mapping[str, int],
     ) -> Hand:
+        """Hand ``number``, dealt to the four seats as they are now (``sides``: their teams'
+        names now, as ``totals`` and ``bags_before`` are keyed)."""
         if not isinstance(entry, Mapping):
             raise RuleError("wrong_type", _("A hand must be given as bids and tricks per player."))
-        players = setup.players
-        options = setup.options
-        sides = self.sides(players, options)
+        players = deal.players
+        options = deal.options
         side_of_seat = self.side_of_seat(options, len(players))
         side_of = {name: sides[side_of_seat[seat]] for seat, name in enumerate(players)}
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
         allowed = blind_nil_allowed(options, totals)
         problems = Problems()
-        blind = self._blind_nil(entry, players, side_of, options, totals, problems)
+        blind = self._blind_nil(entry, deal, side_of, options, totals, problems)
         raw_bids = entry.get("bids")
         if blind and (raw_bids is None or isinstance(raw_bids, Mapping)):
             # A blind nil bidder bids 0; the bid need not be entered again.
@@ -371,16 +406,8 @@ class Spades(GameRules):
             for name in blind:
                 if raw_bids.get(name) is None:
                     raw_bids[name] = 0
-        bids = player_numbers(
-            {"bids": raw_bids},
-            "bids",
-            players,
-            problems,
-            words=BIDS,
-            missing_code="missing_bid",
-            range_code="bid_out_of_range",
-            high=CARDS,
-        )
+        codes = ("missing_bid", "bid_out_of_range")
+        bids = _numbers({"bids": raw_bids}, "bids", deal, problems, BIDS, codes)
         for name in blind:
             if bids is not None and bids.get(name, 0) != 0:
                 problems.add(
@@ -398,16 +425,8 @@ class Spades(GameRules):
         tricks = None
         if entry.get("tricks") is not None:
             found = len(problems.errors)
-            tricks = player_numbers(
-                entry,
-                "tricks",
-                players,
-                problems,
-                words=TRICKS,
-                missing_code="missing_tricks",
-                range_code="tricks_out_of_range",
-                high=CARDS,
-            )
+            codes = ("missing_tricks", "tricks_out_of_range")
+            tricks = _numbers(entry, "tricks", deal, problems, TRICKS, codes)
             if tricks is not None and len(problems.errors) == found:
                 taken = sum(tricks.values())
                 if taken != CARDS:
@@ -440,7 +459,7 @@ class Spades(GameRules):
         normalised: dict[str, Any] = {"bids": bids}
         if blind:
             normalised["blind_nil"] = blind
-        order = order_from_left_of(dealer_seat, players)
+        order = deal.order
         by_side = {side: [name for name in players if side_of[name] == side] for side in sides}
         info: dict[str, Any] = {
             "order": order,
@@ -462,7 +481,7 @@ class Spades(GameRules):
             "bags_total": dict(bags_before),
         }
         if tricks is None:
-            return Hand(number, players[dealer_seat], "playing", normalised, None, info)
+            return Hand(number, deal.dealer, "playing", normalised, None, info)
 
         normalised["tricks"] = tricks
         points: dict[str, int] = {}
@@ -480,12 +499,12 @@ class Spades(GameRules):
             info["bag_penalty"][side] = penalty
             info["bags_total"][side] = carried
             info["nil"][side] = scored["nil"]
-        return Hand(number, players[dealer_seat], "scored", normalised, points, info)
+        return Hand(number, deal.dealer, "scored", normalised, points, info)
 
     @staticmethod
     def _blind_nil(
         entry: Mapping[str, Any],
-        players: Sequence[str],
+        deal: Deal,
         side_of: Mapping[str, str],
         options: Mapping[str, Any],
         totals: Mapping[str, int],
@@ -502,12 +521,21 @@ class Spades(GameRules):
                 )
             )
             return []
+        players = deal.players
         named = []
         for index, name in enumerate(value):
             where = f"blind_nil.{index}"
             if not isinstance(name, str):
                 problems.add(
                     RuleError("wrong_type", _("Blind nil must list players by name."), where)
+                )
+            elif name in deal.members and name not in players:
+                problems.add(
+                    RuleError(
+                        "not_seated",
+                        _("%(name)s is not dealt into this hand.", name=name),
+                        where,
+                    )
                 )
             elif name not in players:
                 problems.add(
@@ -558,36 +586,32 @@ class Spades(GameRules):
 
     def _next(
         self,
-        setup: Setup,
+        deal: Deal,
         hands: list[Hand],
         totals: Mapping[str, int],
         bags: Mapping[str, int],
     ) -> dict[str, Any]:
-        players = setup.players
         current = hands[-1] if hands and hands[-1].status != "scored" else None
         number = current.number if current else len(hands) + 1
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
-        order = order_from_left_of(dealer_seat, players)
+        order = deal.order
         return {
             "number": number,
-            "dealer": players[dealer_seat],
+            "dealer": deal.dealer,
             "cards": CARDS,
             "order": order,
             "leader": order[0],
             "trump": "spades",
             "bags": dict(bags),
-            "blind_nil_allowed": blind_nil_allowed(setup.options, totals),
+            "blind_nil_allowed": blind_nil_allowed(deal.options, totals),
         }
 
-    def _notices(self, setup: Setup, state: State) -> list[str]:
-        options = setup.options
+    def _notices(self, options: Mapping[str, Any], state: State) -> list[str]:
         totals = state.totals
         notices = []
         scored = [hand for hand in state.hands if hand.status == "scored"]
         if scored:
-            latest = scored[-1]
-            for side in state.sides:
-                penalty = latest.info["bag_penalty"][side]
+            latest = scored[-1]  # its teams by the names they had then
+            for side, penalty in latest.info["bag_penalty"].items():
                 if penalty:
                     left = latest.info["bags_total"][side]
                     notices.append(
@@ -669,6 +693,34 @@ def blind_nil_allowed(options: Mapping[str, Any], totals: Mapping[str, int]) -> 
             BLIND_NIL_BEHIND
         )
     return allowed
+
+
+def _seats_of(setup: Setup, hand: Hand) -> tuple[tuple[str, ...], list[str]]:
+    """Who held each seat in ``hand`` and the teams' names then (a substitute renames a team
+    for the hands after it only)."""
+    return tuple(hand.players or setup.players), list(hand.info["contract"])
+
+
+def _numbers(
+    entry: Mapping[str, Any],
+    key: str,
+    deal: Deal,
+    problems: Problems,
+    words: NumberWords,
+    codes: tuple[str, str],
+) -> dict[str, int] | None:
+    """The bids or tricks (``key``) of the four players dealt in, from 0 to 13 (``codes``:
+    when one is missing, when one is out of range); None, with the problems in ``problems``,
+    when any is refused. A player who handed their seat over is ``not_seated``, a stranger
+    ``unknown_player``."""
+    missing, out_of_range = codes
+
+    def read(name: str, value: Any) -> int:
+        return whole_of(value, words, name, f"{key}.{name}", out_of_range, 0, CARDS)
+
+    with problems.check():
+        return each_player(entry, key, deal.players, missing, words, read, members=deal.members)
+    return None
 
 
 def _higher(totals: Mapping[str, int]) -> list[str]:

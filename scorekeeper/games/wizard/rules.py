@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.games.base import SUITS
@@ -33,8 +34,7 @@ from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
 from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
-from scorekeeper.games.base import order_from_left_of
-from scorekeeper.games.base import seat_after
+from scorekeeper.games.base import each_player
 from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding.words import balance_words
 from scorekeeper.games.bidding.words import made_note
@@ -46,8 +46,10 @@ from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
+from scorekeeper.games.readers import NumberWords
 from scorekeeper.games.readers import merge_per_player
-from scorekeeper.games.readers import player_numbers
+from scorekeeper.games.readers import whole_of
+from scorekeeper.games.table import Deal
 from scorekeeper.games.words import ROUNDS
 
 DECK = 60
@@ -70,6 +72,17 @@ def round_points(bid: int, tricks: int) -> int:
     if bid == tricks:
         return MADE_BONUS + TRICK_VALUE * tricks
     return -MISS_PENALTY * abs(tricks - bid)
+
+
+def no_trump_reason(dealt: int, sizes: Sequence[int], index: int) -> str | None:
+    """Why round ``index`` (from 0) of the schedule ``sizes`` has no trump: "last_deck" (the
+    last round, in which all 60 cards are dealt: the usual last round), "last" (the last round
+    of the schedule as it stands, with cards to spare after a leave), "deck" (the ``dealt``
+    players are dealt all 60 cards, so none is left to turn), or None when a card is turned."""
+    deck = dealt * sizes[index] == DECK
+    if index == len(sizes) - 1:
+        return "last_deck" if deck else "last"
+    return "deck" if deck else None
 
 
 def hook_applies(options: Mapping[str, Any], cards: int) -> bool:
@@ -212,6 +225,9 @@ class Wizard(GameRules):
         bids, tricks = hand.input["bids"], hand.input["tricks"]
         facts = []
         for name in setup.players:
+            if name not in bids:  # not dealt into this round (sat out, left, handed over)
+                facts.append({})
+                continue
             bid, took = bids[name], tricks[name]
             seat = {
                 "bids": 1,
@@ -247,73 +263,93 @@ class Wizard(GameRules):
     def begin(self, setup: Setup) -> Tally:
         players = tuple(setup.players)
         self.check_players(players, setup.options)
-        return Tally(setup, players, rounds=rounds_for(len(players)))
+        # The schedule: round k deals k cards (``sizes[k - 1]``); a join drops the rounds too
+        # big for the table (``seats_changed``).
+        return Tally(setup, players, sizes=list(range(1, rounds_for(len(players)) + 1)))
 
     def step(self, tally: Tally, number: int, entry: Mapping[str, Any], last: bool) -> None:
-        rounds = tally.rounds
-        if number > rounds:
+        sizes = tally.sizes
+        if number > len(sizes):
             raise RuleError("game_over", _("This game is over."), hand=number)
-        hand = self._round(tally.setup, number, rounds, entry, last=last)
+        hand = self._round(tally.deal, number, sizes, entry, last=last)
         if hand.points is not None:
             add_points(tally.totals, hand.points)
         tally.hands.append(hand)
-        tally.finished = number == rounds and hand.status == "scored"
+        tally.finished = number == len(sizes) and hand.status == "scored"
 
     def end(self, tally: Tally) -> State:
         hands = list(tally.hands)
-        state = State(sides=list(tally.players), teams=None, hands=hands, totals=dict(tally.totals))
+        state = State(
+            sides=list(tally.sides),
+            teams=None,
+            hands=hands,
+            totals=dict(tally.totals),
+            left=list(tally.seating.left),
+        )
         state.finished = tally.finished
         if state.finished:
             state.winners = state.leaders()
         else:
-            state.next = self._next(tally.setup, tally.rounds, hands)
-        state.notices = self._notices(tally.setup, state)
+            state.next = self._next(tally.next_deal(), tally.sizes, hands)
+        state.notices = self._notices(state, tally.next_deal(), tally.sizes)
         return state
+
+    # The table's changes: all but the schedule; a join drops the rounds too big -------------
+
+    def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return ("join", "leave", "sit_out", "substitute", "adjust")
+
+    @staticmethod
+    def _still_to_play(tally: Tally, seated: int) -> list[int]:
+        """The rounds still to play that ``seated`` players can be dealt (60 // seated)."""
+        return [cards for cards in tally.sizes[len(tally.hands) :] if cards <= DECK // seated]
+
+    def check_seats(self, tally: Tally, seated: Sequence[str]) -> None:
+        if not self._still_to_play(tally, len(seated)):
+            raise RuleError(
+                "no_hands_left",
+                ngettext(
+                    "With %(num)s player no round still to play can be dealt.",
+                    "With %(num)s players no round still to play can be dealt.",
+                    len(seated),
+                ),
+            )
+
+    def seats_changed(self, tally: Tally) -> None:
+        """A join drops the rounds that need more cards than the seated players can be dealt;
+        a leave keeps every round (none is ever added)."""
+        tally.sizes = tally.sizes[: len(tally.hands)] + self._still_to_play(
+            tally, len(tally.seated)
+        )
 
     # One round ----------------------------------------------------------------------------
 
     def _round(
-        self, setup: Setup, number: int, rounds: int, entry: Mapping[str, Any], last: bool
+        self, deal: Deal, number: int, sizes: list[int], entry: Mapping[str, Any], last: bool
     ) -> Hand:
         if not isinstance(entry, Mapping):
             raise RuleError("wrong_type", _("A round must be given as bids and tricks per player."))
-        players = setup.players
-        options = setup.options
-        cards = number
-        final = number == rounds
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
-        dealer = players[dealer_seat]
+        players = deal.players
+        options = deal.options
+        cards = sizes[number - 1]
+        without_trump = no_trump_reason(len(players), sizes, number - 1)
+        dealer = deal.dealer
         tricks_given = entry.get("tricks") is not None
 
         problems = Problems()
-        bids = player_numbers(
-            entry,
-            "bids",
-            players,
-            problems,
-            words=BIDS,
-            missing_code="missing_bid",
-            range_code="bid_out_of_range",
-            high=cards,
-            partial=last and not tricks_given,
+        codes = ("missing_bid", "bid_out_of_range")
+        bids = _numbers(
+            entry, "bids", deal, problems, BIDS, codes, cards, last and not tricks_given
         )
         bids_ok = bids is not None and not problems
         trump, chosen = None, False
         with problems.check():
-            trump, chosen = self._trump(entry, number, final)
+            trump, chosen = self._trump(entry, number, without_trump)
         tricks = None
         if tricks_given:
             found = len(problems.errors)
-            tricks = player_numbers(
-                entry,
-                "tricks",
-                players,
-                problems,
-                words=TRICKS,
-                missing_code="missing_tricks",
-                range_code="tricks_out_of_range",
-                high=cards,
-            )
+            codes = ("missing_tricks", "tricks_out_of_range")
+            tricks = _numbers(entry, "tricks", deal, problems, TRICKS, codes, cards)
             if tricks is not None and len(problems.errors) == found:
                 with problems.check():
                     _check_tricks_total(tricks, cards)
@@ -349,11 +385,11 @@ class Wizard(GameRules):
         else:
             status = "playing" if len(bids) == len(players) else "bidding"
 
-        order = order_from_left_of(dealer_seat, players)
+        order = deal.order
         total = sum(bids.values())
         info = {
             "cards": cards,
-            "no_trump": final or trump == NO_TRUMP,
+            "no_trump": without_trump is not None or trump == NO_TRUMP,
             "trump": trump if trump in SUITS else None,
             "trump_chosen": chosen,
             "order": order,
@@ -361,13 +397,15 @@ class Wizard(GameRules):
             "bids_total": total,
             "balance": bid_balance(total, cards),
             "made": made,
-            "total_hands": rounds,
+            "total_hands": len(sizes),
             "hook": hook_applies(options, cards),
         }
         return Hand(number, dealer, status, normalised, points, info)
 
     @staticmethod
-    def _trump(entry: Mapping[str, Any], number: int, final: bool) -> tuple[str | None, bool]:
+    def _trump(
+        entry: Mapping[str, Any], number: int, without_trump: str | None
+    ) -> tuple[str | None, bool]:
         """The recorded trump (a suit, "none" or None) and whether the dealer chose it."""
         chosen = entry.get("trump_chosen")
         if chosen is None:
@@ -386,14 +424,10 @@ class Wizard(GameRules):
                 _("The trump must be clubs, diamonds, hearts, spades or none (a Jester)."),
                 "trump",
             )
-        if final and (trump in SUITS or chosen):
+        if without_trump is not None and (trump in SUITS or chosen):
             raise RuleError(
                 "trump_invalid",
-                _(
-                    "Every card is dealt in the last round (round %(number)s), so no card is "
-                    "turned and there is no trump.",
-                    number=number,
-                ),
+                _without_trump(without_trump, number),
                 "trump_chosen" if chosen and trump not in SUITS else "trump",
                 names_hand=True,
             )
@@ -407,35 +441,35 @@ class Wizard(GameRules):
 
     # What comes next ----------------------------------------------------------------------
 
-    def _next(self, setup: Setup, rounds: int, hands: list[Hand]) -> dict[str, Any]:
-        players = setup.players
-        options = setup.options
+    def _next(self, deal: Deal, sizes: list[int], hands: list[Hand]) -> dict[str, Any]:
+        players = deal.players
+        options = deal.options
         current = hands[-1] if hands and hands[-1].status != "scored" else None
         number = current.number if current else len(hands) + 1
-        dealer_seat = seat_after(setup.first_dealer, len(players), number - 1)
-        dealer = players[dealer_seat]
-        cards = number
-        order = order_from_left_of(dealer_seat, players)
+        dealer = deal.dealer
+        cards = sizes[number - 1]
+        order = deal.order
         forbidden = None
         if current is not None and hook_applies(options, cards):
             bids = current.input["bids"]
             others = [name for name in players if name != dealer]
             if all(name in bids for name in others):
                 forbidden = forbidden_dealer_bid(cards, (bids[name] for name in others))
+        without_trump = no_trump_reason(len(players), sizes, number - 1)
         return {
             "number": number,
             "dealer": dealer,
             "cards": cards,
             "order": order,
             "leader": order[0],
-            "no_trump": number == rounds,
+            "no_trump": without_trump is not None,
             "forbidden_dealer_bid": forbidden,
-            "total_hands": rounds,
+            "total_hands": len(sizes),
             "hook": hook_applies(options, cards),
         }
 
     @staticmethod
-    def _notices(setup: Setup, state: State) -> list[str]:
+    def _notices(state: State, deal: Deal, sizes: list[int]) -> list[str]:
         if state.finished:
             best = state.totals[state.winners[0]]
             if len(state.winners) == 1:
@@ -468,14 +502,69 @@ class Wizard(GameRules):
                 notices.append(_("A Jester was turned: there is no trump this round."))
             if current.status == "playing":
                 notices.append(_bids_total(info["bids_total"], info["cards"]))
-        if upcoming["no_trump"]:
+        number = upcoming["number"]
+        reason = no_trump_reason(len(deal.players), sizes, number - 1)
+        if reason == "last_deck":
             notices.append(
                 _(
                     "Round %(number)s is the last: every card is dealt, so there is no trump.",
-                    number=upcoming["number"],
+                    number=number,
+                )
+            )
+        elif reason == "last":
+            notices.append(
+                _("Round %(number)s is the last: it is played without trump.", number=number)
+            )
+        elif reason == "deck":
+            notices.append(
+                _(
+                    "Round %(number)s deals all 60 cards, so there is no trump.",
+                    number=number,
                 )
             )
         return notices
+
+
+def _without_trump(reason: str, number: int) -> str:
+    """Why a suit may not be recorded for round ``number`` (``no_trump_reason``)."""
+    if reason == "last_deck":
+        return _(
+            "Every card is dealt in the last round (round %(number)s), so no card is turned "
+            "and there is no trump.",
+            number=number,
+        )
+    if reason == "last":
+        return _(
+            "Round %(number)s is the last round, which is played without trump.", number=number
+        )
+    return _(
+        "Every card is dealt in round %(number)s, so no card is turned and there is no trump.",
+        number=number,
+    )
+
+
+def _numbers(
+    entry: Mapping[str, Any],
+    key: str,
+    deal: Deal,
+    problems: Problems,
+    words: NumberWords,
+    codes: tuple[str, str],
+    high: int,
+    partial: bool = False,
+) -> dict[str, int] | None:
+    """The bids or tricks (``key``) of the players dealt into the round, from 0 to ``high``
+    (``codes``: when one is missing, when one is out of range); None, with the problems in
+    ``problems``, when any is refused. A name at the table who is not dealt in (a sitter, a
+    player who left) is ``not_seated``, a stranger ``unknown_player``."""
+    missing, out_of_range = codes
+
+    def read(name: str, value: Any) -> int:
+        return whole_of(value, words, name, f"{key}.{name}", out_of_range, 0, high)
+
+    with problems.check():
+        return each_player(entry, key, deal.players, missing, words, read, partial, deal.members)
+    return None
 
 
 def _chose_trump(dealer: str, suit: str) -> str:
