@@ -52,5 +52,6 @@ def test_the_entry_header_names_the_game_and_its_night(app, logged_in, kind):
 @pytest.mark.parametrize("kind", list(GAMES))
 def test_a_game_of_no_night_is_named_alone(app, logged_in, kind):
     game = new_game(app, kind, None)
-    line = re.search(r'<p class="which-game">(.*?)</p>', logged_in.get(f"/games/{game}").text)
+    page = logged_in.get(f"/games/{game}").text
+    line = re.search(r'<p class="which-game"><span>(.*?)</span>', page)
     assert line and html_text(line.group(1)) == str(GAMES[kind].rules.title)
