@@ -61,8 +61,11 @@ run: migrate
 # The test runs: pytest-xdist workers (JOBS of them per pass, one per core here), and the 25
 # slowest tests named at the end. PYTHONDONTWRITEBYTECODE is lifted for them so that pytest
 # keeps the test modules it rewrote (__pycache__) for the other workers and the next run.
+# --maxschedchunk 1: a worker is handed the next test when it is free, in the order of
+# tests/conftest.py (longest first), not a quarter of the suite at once.
 JOBS ?= 2
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --durations=25
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --maxschedchunk 1 \
+	--durations=25
 # The PostgreSQL pass leaves out what would only run the same again: the tests that touch no
 # database (marked pure by tests/conftest.py), the browser tests, and the tests marked once
 # (they use the database, but what they check does not depend on which).
