@@ -465,10 +465,8 @@ def next_game(game: Game) -> NextGame:
         )
     by_name = {seat.player.name: seat.player for seat in game.seats}
     first = game.players[game.first_dealer % len(game.players)]
-    if game.changes:  # the table as it ended (joiners where they sat; no one who left)
-        names = played(game).state.players or game.players
-    else:
-        names = game.players
+    # The table as it ended (joiners where they sat; no one who left).
+    names = (played(game).state.players if game.changes else None) or game.players
     seated = tuple(by_name[name] for name in names)
     # One seat to the left of the last game's first dealer (or of their seat's new holder).
     start = names.index(first) if first in names else game.first_dealer % len(names) - 1
