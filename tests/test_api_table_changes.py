@@ -210,3 +210,17 @@ def test_play_again_takes_the_table_as_it_ended(api):
     state = again.get_json()
     assert state["players"] == ["Ann", "Eve", "Ben", "Dee"]
     assert state["next"]["dealer"] == "Eve"  # Ann dealt first last time
+
+
+def test_a_whole_number_sent_as_a_json_float_is_taken_and_true_is_not(api):
+    """JSON Schema's integers include -756.0 (schemathesis sends it): the API takes it as
+    -756; ``true`` and ``"5"`` stay refused."""
+    game = opened(api)
+    taken = api.post(
+        f"/games/{game}/changes", {"kind": "adjust", "player": "Ann", "points": -756.0}
+    )
+    assert taken.status_code == 201, taken.text
+    assert taken.get_json()["changes"][0]["points"] == -756
+    for wrong in (True, "5", 5.5):
+        body = {"kind": "adjust", "player": "Ann", "points": wrong}
+        assert api.post(f"/games/{game}/changes", body).status_code in (400, 422), wrong

@@ -21,10 +21,10 @@ from typing import Literal
 from typing import Union
 
 from pydantic import BaseModel
+from pydantic import BeforeValidator
 from pydantic import ConfigDict
 from pydantic import Field
 from pydantic import RootModel
-from pydantic import StrictInt
 from pydantic import TypeAdapter
 from pydantic import create_model
 from pydantic import model_serializer
@@ -331,8 +331,20 @@ class TableChange(Closed):
 
 # The table's changes between hands (RULES.md, "the table changes mid-game") -----------------
 
+
+def _integral(value: Any) -> Any:
+    """A whole number sent as ``-756.0`` (JSON's integers, as JSON Schema reads them) is the
+    whole number; anything else is left to the strict check."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: A whole number, ``3`` or ``3.0`` (never ``true`` or ``"3"``).
+Whole = Annotated[int, BeforeValidator(_integral)]
+
 BeforeHand = Annotated[
-    int | None,
+    Whole | None,
     Field(None, description="The hand the client believes comes next (else 409 not_next_hand)"),
 ]
 #: A team, in partnerships, by its players' names ("Eve & Cy").
@@ -347,7 +359,7 @@ class JoinChange(Closed):
     after: Name | None = Field(None, description="The seated player they sit after")
     score: (
         Literal["last", "zero", "average"]
-        | Annotated[StrictInt, Field(ge=-10_000, le=10_000)]
+        | Annotated[int, Field(ge=-10_000, le=10_000), BeforeValidator(_integral)]
         | None
     ) = Field(None, description="Their starting total (default: last)")
     before_hand: BeforeHand = None
@@ -383,7 +395,7 @@ class AdjustChange(Closed):
 
     kind: Literal["adjust"]
     player: SideName
-    points: Annotated[StrictInt, Field(ge=-1000, le=1000)]
+    points: Annotated[int, Field(ge=-1000, le=1000), BeforeValidator(_integral)]
     note: Annotated[str, Field(max_length=200)] | None = None
     before_hand: BeforeHand = None
 
@@ -392,8 +404,8 @@ class ScheduleChange(Closed):
     """The hands still to play: their cards (Oh Hell) or the number of rounds (score pad)."""
 
     kind: Literal["schedule"]
-    sizes: list[StrictInt] | None = None
-    rounds: StrictInt | None = None
+    sizes: list[Whole] | None = None
+    rounds: Whole | None = None
     before_hand: BeforeHand = None
 
 
@@ -772,8 +784,8 @@ class TableChangeOut(Closed):
     by: str | None = None
     points: int | None = None
     note: str | None = None
-    sizes: list[int] | None = None
-    rounds: int | None = None
+    sizes: list[Whole] | None = None
+    rounds: Whole | None = None
 
 
 class GameState(AsGiven):
