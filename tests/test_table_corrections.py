@@ -44,6 +44,10 @@ def test_reordered_players_keep_what_was_entered_for_them(api):
     assert answer["hands"][0]["input"]["tricks"] == {"Cy": 0, "Ben": 0, "Ann": 1}
     assert answer["hands"][0]["dealer"] == "Cy"  # seat 1 dealt, and Cy sat there
     assert answer["totals"] == {"Cy": 10, "Ben": 10, "Ann": 11}
+    # As stored: read again, each hand still gives Ann what she bid and took.
+    again = api.get(f"/games/{state['id']}").get_json()
+    assert again["hands"][0]["input"]["tricks"] == {"Cy": 0, "Ben": 0, "Ann": 1}
+    assert again["totals"] == {"Cy": 10, "Ben": 10, "Ann": 11}
 
 
 def test_a_first_dealer_the_rules_then_refuse_changes_nothing(api):

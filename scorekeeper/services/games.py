@@ -702,8 +702,9 @@ def correct_table(game: Game, names: object, first_dealer: object = None) -> Pla
         seat.player = player
     game.first_dealer = dealer_seat
     now = utcnow()
+    seated_now = [*cleaned, *later]  # the seats as corrected (who came later keeps theirs)
     for row, hand in zip(game.hands, state.hands, strict=True):
-        row.input = rules.to_seats(hand.input, members)
+        row.input = rules.to_seats(hand.input, seated_now)
         row.updated_at = now
     try:
         results.store(game, game.plugin, setup, state, 1, seats_before=seats_before)
