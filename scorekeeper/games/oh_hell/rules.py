@@ -30,6 +30,7 @@ from scorekeeper.games.base import collect_options
 from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import suit_word
+from scorekeeper.games.bidding.seats import DroppedBySeats
 from scorekeeper.games.bidding.words import balance_words
 from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
@@ -175,7 +176,7 @@ def _join(names: Sequence[str]) -> str:
     return _("%(names)s and %(last)s", names=", ".join(names[:-1]), last=names[-1])
 
 
-class OhHell(GameRules):
+class OhHell(DroppedBySeats, GameRules):
     key = "oh_hell"
     title = lazy_pgettext("game title", "Oh Hell")
     min_players = 3
@@ -623,27 +624,13 @@ class OhHell(GameRules):
     def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         return ("join", "leave", "sit_out", "substitute", "adjust", "schedule")
 
-    @staticmethod
-    def _still_to_play(tally: Tally, seated: int) -> list[int]:
-        """The hands still to play that ``seated`` players can be dealt (52 // seated)."""
-        return [cards for cards in tally.sizes[len(tally.hands) :] if cards <= DECK // seated]
+    deck = DECK
 
-    def check_seats(self, tally: Tally, seated: Sequence[str]) -> None:
-        if not self._still_to_play(tally, len(seated)):
-            raise RuleError(
-                "no_hands_left",
-                ngettext(
-                    "With %(num)s player no hand still to play can be dealt.",
-                    "With %(num)s players no hand still to play can be dealt.",
-                    len(seated),
-                ),
-            )
-
-    def seats_changed(self, tally: Tally) -> None:
-        """A join drops the hands that need more cards than the seated players can be dealt
-        (a leave never adds hands)."""
-        tally.sizes = tally.sizes[: len(tally.hands)] + self._still_to_play(
-            tally, len(tally.seated)
+    def no_hands_left(self, count: int) -> str:
+        return ngettext(
+            "With %(num)s player no hand still to play can be dealt.",
+            "With %(num)s players no hand still to play can be dealt.",
+            count,
         )
 
     def reschedule(self, tally: Tally, change: Change, apply: bool) -> dict[str, Any]:

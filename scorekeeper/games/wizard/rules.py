@@ -36,6 +36,7 @@ from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import each_player
 from scorekeeper.games.base import suit_word
+from scorekeeper.games.bidding.seats import DroppedBySeats
 from scorekeeper.games.bidding.words import balance_words
 from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
@@ -105,7 +106,7 @@ def bid_balance(total: int, cards: int) -> str:
     return "even"
 
 
-class Wizard(GameRules):
+class Wizard(DroppedBySeats, GameRules):
     key = "wizard"
     title = lazy_pgettext("game title", "Wizard")
     min_players = 3
@@ -299,27 +300,13 @@ class Wizard(GameRules):
     def table_changes(self, options: Mapping[str, Any]) -> tuple[str, ...]:
         return ("join", "leave", "sit_out", "substitute", "adjust")
 
-    @staticmethod
-    def _still_to_play(tally: Tally, seated: int) -> list[int]:
-        """The rounds still to play that ``seated`` players can be dealt (60 // seated)."""
-        return [cards for cards in tally.sizes[len(tally.hands) :] if cards <= DECK // seated]
+    deck = DECK
 
-    def check_seats(self, tally: Tally, seated: Sequence[str]) -> None:
-        if not self._still_to_play(tally, len(seated)):
-            raise RuleError(
-                "no_hands_left",
-                ngettext(
-                    "With %(num)s player no round still to play can be dealt.",
-                    "With %(num)s players no round still to play can be dealt.",
-                    len(seated),
-                ),
-            )
-
-    def seats_changed(self, tally: Tally) -> None:
-        """A join drops the rounds that need more cards than the seated players can be dealt;
-        a leave keeps every round (none is ever added)."""
-        tally.sizes = tally.sizes[: len(tally.hands)] + self._still_to_play(
-            tally, len(tally.seated)
+    def no_hands_left(self, count: int) -> str:
+        return ngettext(
+            "With %(num)s player no round still to play can be dealt.",
+            "With %(num)s players no round still to play can be dealt.",
+            count,
         )
 
     # One round ----------------------------------------------------------------------------
