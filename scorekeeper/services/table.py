@@ -34,76 +34,64 @@ KEYS = ("kind", "player", "after", "score", "by", "points", "note", "sizes", "ro
 NEWCOMERS = {"join": "player", "substitute": "by"}
 
 
-def _given(game: Game, body: object) -> dict[str, Any]:
+def _given(game: Game, body: object) -> tuple[dict[str, Any], Player | None]:
     """The change as sent: an object, its names trimmed and matched to who is at the table
-    however they are spelt ("ann" is Ann), a newcomer's name made a roster name."""
+    however they are spelt ("ann" is Ann), a newcomer's name made a roster name; and the
+    newcomer's roster player (found, or a new one), when the change brings one."""
     if not isinstance(body, Mapping):
         raise Refusal("wrong_type", _("A change must be an object."), None)
     given = {key: body[key] for key in KEYS if key in body}
-    db.session.info["roster_players"] = {}  # this request's newcomers (``_roster_player``)
     by_key = {roster.name_key(name): name for name in game.members}
-    newcomer = NEWCOMERS.get(given.get("kind"))
+    newcomer_key = NEWCOMERS.get(given.get("kind"))
+    newcomer = None
     for key in ("player", "after", "by"):
         name = given.get(key)
         if not isinstance(name, str) or not name.strip():
             continue
-        if key == newcomer:
+        if key == newcomer_key:
             name = roster.clean_name(name)
         found = by_key.get(roster.name_key(name))
-        if found is None and key == newcomer:
-            found = _roster_player(game, name).name
+        if found is None and key == newcomer_key:
+            newcomer = _roster_player(game, name)
+            found = newcomer.name
         given[key] = found or name
-    return given
+    return given, newcomer
 
 
 def _roster_player(game: Game, name: str) -> Player:
     """The roster's player of a newcomer's name ("eve" typed: Eve, as the roster spells
-    her), or a new one (added to the session: stored only with the change)."""
+    her), or a new one (stored only with the change's seat)."""
     key = roster.name_key(name)
-    found = db.session.info.setdefault("roster_players", {})
-    if (game.account_id, key) not in found:
-        with db.session.no_autoflush:
-            player = db.session.scalar(
-                sa.select(Player).where(
-                    Player.account_id == game.account_id, Player.name_key == key
-                )
-            )
-        found[(game.account_id, key)] = player or Player(
-            account_id=game.account_id, name=name, name_key=key
+    with db.session.no_autoflush:
+        player = db.session.scalar(
+            sa.select(Player).where(Player.account_id == game.account_id, Player.name_key == key)
         )
-    return found[(game.account_id, key)]
+    return player or Player(account_id=game.account_id, name=name, name_key=key)
 
 
-def _where(game: Game, change_id: int) -> tuple[int, TableChange]:
-    for index, row in enumerate(game.changes):
+def _where(game: Game, change_id: int) -> TableChange:
+    for row in game.changes:
         if row.id == change_id:
-            return index, row
+            return row
     raise NotFound(_("That change was not found."))
 
 
-def _seat_newcomer(game: Game, given: Mapping[str, Any]) -> None:
-    """A newcomer takes the next seat (before the change is stored by seat)."""
-    key = NEWCOMERS.get(given["kind"])
-    name = given.get(key) if key else None
-    if name is None or name in game.members:
-        return
-    table_size = game.table_size if game.table_size is not None else len(game.seats)
-    game.seats.append(Seat(position=len(game.seats), player=_roster_player(game, name)))
-    db.session.info["table_size"] = table_size
-
-
-def _set_table_size(game: Game) -> None:
-    """The starting table's size, once someone came later (set with the game's own UPDATE:
-    after the flush that stored the newcomer's seat)."""
-    table_size = db.session.info.pop("table_size", None)
-    if table_size is not None and game.table_size is None:
-        game.table_size = table_size
-
-
-def _store(game: Game, row: TableChange, given: Mapping[str, Any]) -> None:
-    _seat_newcomer(game, given)
+def _store(game: Game, row: TableChange, given: Mapping[str, Any], newcomer: Player | None) -> int:
+    """The change stored by seat; a newcomer takes the next seat first. Returns how many
+    seats the starting table has (``_keep_table_size``)."""
+    starting = game.table_size if game.table_size is not None else len(game.seats)
+    if newcomer is not None and newcomer.name not in game.members:
+        game.seats.append(Seat(position=len(game.seats), player=newcomer))
     row.body = games.change_by_seat(given, game.members)
     row.updated_at = utcnow()
+    return starting
+
+
+def _keep_table_size(game: Game, starting: int) -> None:
+    """Once someone came later, the starting table's size (set after the flush that stored
+    the newcomer's seat, so that it goes with the game's own UPDATE)."""
+    if game.table_size is None and len(game.seats) > starting:
+        game.table_size = starting
 
 
 def record_change(game: Game, body: object, before_hand: object = None) -> games.Played:
@@ -116,15 +104,15 @@ def record_change(game: Game, body: object, before_hand: object = None) -> games
         if before_hand != expected:
             raise games._not_next(game, before_hand)
     games._check_open(game)
-    given = _given(game, body)
+    given, newcomer = _given(game, body)
     setup = games.setup_for(game)
     kept = games.entries_of(game, setup)
     state = games._replay(game.plugin, setup, [*kept, Change(given)], kept, len(kept))
     row = TableChange(before_hand=expected, body={})
-    _store(game, row, given)
+    starting = _store(game, row, given, newcomer)
     game.changes.append(row)
     db.session.flush()  # the change's id, which the state shows
-    _set_table_size(game)
+    _keep_table_size(game, starting)
     state.changes[-1]["id"] = row.id
     return games._save(game, setup, state, expected)
 
@@ -132,9 +120,9 @@ def record_change(game: Game, body: object, before_hand: object = None) -> games
 def correct_change(game: Game, change_id: int, body: object) -> games.Played:
     """Correct a change: the record is replayed with it; a later hand or change it would
     break is refused with that entry's codes, and nothing changes."""
-    _, row = _where(game, change_id)
+    row = _where(game, change_id)
     games._check_open(game)
-    given = _given(game, body)
+    given, newcomer = _given(game, body)
     setup = games.setup_for(game)
     kept = games.entries_of(game, setup)
     at = _record_index(kept, change_id)
@@ -142,15 +130,14 @@ def correct_change(game: Game, change_id: int, body: object) -> games.Played:
     entries[at] = Change(given, change_id)
     state = games._replay(game.plugin, setup, entries, kept, at)
     _refuse_open_hand(state)
-    _store(game, row, given)
-    _set_table_size(game)
+    _keep_table_size(game, _store(game, row, given, newcomer))
     return games._save(game, setup, state, 1)
 
 
 def remove_change(game: Game, change_id: int) -> games.Played:
     """Remove a change (the last entry's undo, or one further back): the record is replayed
     without it; a later entry it would break is refused, and nothing changes."""
-    _, row = _where(game, change_id)
+    row = _where(game, change_id)
     games._check_open(game)
     setup = games.setup_for(game)
     kept = games.entries_of(game, setup)
