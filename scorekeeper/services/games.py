@@ -223,23 +223,25 @@ def as_it_stands(game: Game, refusal: Refusal) -> Played:
 def get_game(account: Account, game_id: int) -> Game:
     """The account's game with its seats, players, hands and night (one query), or 404 for
     anyone else's."""
-    game = (
-        db.session.execute(
-            sa.select(Game)
-            .where(Game.id == game_id, Game.account_id == account.id)
-            .options(
-                joinedload(Game.seats),
-                joinedload(Game.hands),
-                joinedload(Game.changes),
-                joinedload(Game.night),
-            )
-        )
-        .unique()
-        .scalar_one_or_none()
-    )
+    game = db.session.execute(game_query(account, game_id)).unique().scalar_one_or_none()
     if game is None:
         raise NotFound(_("That game was not found."))
     return game
+
+
+def game_query(account: Account, game_id: int, *also):
+    """The SELECT of ``get_game`` (with ``also``: more columns or entities, outer-joined by
+    the caller)."""
+    return (
+        sa.select(Game, *also)
+        .where(Game.id == game_id, Game.account_id == account.id)
+        .options(
+            joinedload(Game.seats),
+            joinedload(Game.hands),
+            joinedload(Game.changes),
+            joinedload(Game.night),
+        )
+    )
 
 
 def load(account: Account, game_id: int) -> Played:

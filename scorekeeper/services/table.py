@@ -20,6 +20,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games.i18n import _
 from scorekeeper.games.table import Change
+from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import Player
 from scorekeeper.models import Seat
@@ -34,10 +35,47 @@ KEYS = ("kind", "player", "after", "score", "by", "points", "note", "sizes", "ro
 NEWCOMERS = {"join": "player", "substitute": "by"}
 
 
-def _given(game: Game, body: object) -> tuple[dict[str, Any], Player | None]:
+#: ``known`` when the roster was not looked at with the game (``game_for``).
+UNKNOWN = object()
+
+
+def game_for(account: Account, game_id: int, body: object) -> tuple[Game, Player | None]:
+    """The account's game (404 for anyone else's) and, when the change brings a newcomer,
+    the roster's player of that name or None: one query, the game's own (``known`` for
+    ``record_change`` and ``correct_change``)."""
+    name = _newcomer_name(body)
+    if name is None:
+        return games.get_game(account, game_id), None
+    same_name = sa.and_(
+        Player.account_id == Game.account_id, Player.name_key == roster.name_key(name)
+    )
+    query = games.game_query(account, game_id, Player).outerjoin(Player, same_name)
+    found = db.session.execute(query).unique().one_or_none()
+    if found is None:
+        raise NotFound(_("That game was not found."))
+    return found[0], found[1]
+
+
+def _newcomer_name(body: object) -> str | None:
+    """The name a change brings to the table, as typed (None when it brings none or the
+    name is no name: ``_given`` refuses it)."""
+    if not isinstance(body, Mapping):
+        return None
+    name = body.get(NEWCOMERS.get(body.get("kind"), ""))
+    if not isinstance(name, str) or not name.strip():
+        return None
+    try:
+        return roster.clean_name(name)
+    except Refusal:
+        return None
+
+
+def _given(
+    game: Game, body: object, known: Player | None | object = UNKNOWN
+) -> tuple[dict[str, Any], Player | None]:
     """The change as sent: an object, its names trimmed and matched to who is at the table
     however they are spelt ("ann" is Ann), a newcomer's name made a roster name; and the
-    newcomer's roster player (found, or a new one), when the change brings one."""
+    newcomer's roster player (``known``, found, or a new one), when the change brings one."""
     if not isinstance(body, Mapping):
         raise Refusal("wrong_type", _("A change must be an object."), None)
     given = {key: body[key] for key in KEYS if key in body}
@@ -52,21 +90,26 @@ def _given(game: Game, body: object) -> tuple[dict[str, Any], Player | None]:
             name = roster.clean_name(name)
         found = by_key.get(roster.name_key(name))
         if found is None and key == newcomer_key:
-            newcomer = _roster_player(game, name)
+            newcomer = _roster_player(game, name, known)
             found = newcomer.name
         given[key] = found or name
     return given, newcomer
 
 
-def _roster_player(game: Game, name: str) -> Player:
+def _roster_player(game: Game, name: str, known: Player | None | object) -> Player:
     """The roster's player of a newcomer's name ("eve" typed: Eve, as the roster spells
     her), or a new one (stored only with the change's seat)."""
     key = roster.name_key(name)
-    with db.session.no_autoflush:
-        player = db.session.scalar(
-            sa.select(Player).where(Player.account_id == game.account_id, Player.name_key == key)
-        )
-    return player or Player(account_id=game.account_id, name=name, name_key=key)
+    if known is UNKNOWN:
+        with db.session.no_autoflush:
+            known = db.session.scalar(
+                sa.select(Player).where(
+                    Player.account_id == game.account_id, Player.name_key == key
+                )
+            )
+    if isinstance(known, Player) and known.name_key == key:
+        return known
+    return Player(account_id=game.account_id, name=name, name_key=key)
 
 
 def _where(game: Game, change_id: int) -> TableChange:
@@ -94,9 +137,12 @@ def _keep_table_size(game: Game, starting: int) -> None:
         game.table_size = starting
 
 
-def record_change(game: Game, body: object, before_hand: object = None) -> games.Played:
+def record_change(
+    game: Game, body: object, before_hand: object = None, known: Player | None | object = UNKNOWN
+) -> games.Played:
     """Record one change before the next hand. ``before_hand`` is the hand the client thinks
-    comes next (``409 not_next_hand`` otherwise, like a hand's number)."""
+    comes next (``409 not_next_hand`` otherwise, like a hand's number); ``known``: the
+    newcomer's roster player from ``game_for``."""
     expected = len(game.hands) + 1
     if before_hand is not None:
         if isinstance(before_hand, bool) or not isinstance(before_hand, int):
@@ -104,7 +150,7 @@ def record_change(game: Game, body: object, before_hand: object = None) -> games
         if before_hand != expected:
             raise games._not_next(game, before_hand)
     games._check_open(game)
-    given, newcomer = _given(game, body)
+    given, newcomer = _given(game, body, known)
     setup = games.setup_for(game)
     kept = games.entries_of(game, setup)
     state = games._replay(game.plugin, setup, [*kept, Change(given)], kept, len(kept))
@@ -117,12 +163,14 @@ def record_change(game: Game, body: object, before_hand: object = None) -> games
     return games._save(game, setup, state, expected)
 
 
-def correct_change(game: Game, change_id: int, body: object) -> games.Played:
+def correct_change(
+    game: Game, change_id: int, body: object, known: Player | None | object = UNKNOWN
+) -> games.Played:
     """Correct a change: the record is replayed with it; a later hand or change it would
     break is refused with that entry's codes, and nothing changes."""
     row = _where(game, change_id)
     games._check_open(game)
-    given, newcomer = _given(game, body)
+    given, newcomer = _given(game, body, known)
     setup = games.setup_for(game)
     kept = games.entries_of(game, setup)
     at = _record_index(kept, change_id)

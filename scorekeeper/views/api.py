@@ -413,10 +413,10 @@ CHANGE_ANSWERS = (
 def record_change(game_id: int):
     """Record one change of the table before the next hand (a join, a leave, a sit-out, a
     substitute, an adjustment, the schedule); ``before_hand`` guards against a resend."""
-    game = games.get_game(g.account, game_id)
     change = body()
     before_hand = change.pop("before_hand", None)
-    return state(table.record_change(game, change, before_hand), 201)
+    game, known = table.game_for(g.account, game_id, change)
+    return state(table.record_change(game, change, before_hand, known), 201)
 
 
 @bp.patch("/games/<int:game_id>/changes/<int:change_id>")
@@ -424,10 +424,10 @@ def record_change(game_id: int):
 @declare(json=s.ChangeBody, resp=answers(400, 401, 404, *CHANGE_ANSWERS, HTTP_200=s.GameState))
 def correct_change(game_id: int, change_id: int):
     """Correct a change (the same body as recording it); every later entry is derived again."""
-    game = games.get_game(g.account, game_id)
     change = body()
     change.pop("before_hand", None)
-    return state(table.correct_change(game, change_id, change))
+    game, known = table.game_for(g.account, game_id, change)
+    return state(table.correct_change(game, change_id, change, known))
 
 
 @bp.delete("/games/<int:game_id>/changes/<int:change_id>")

@@ -30,6 +30,7 @@ from scorekeeper.games.i18n import number
 from scorekeeper.services import games
 from scorekeeper.services import players as roster
 from scorekeeper.services import table
+from scorekeeper.views.common import check_action
 from scorekeeper.views.games import game_page
 from scorekeeper.views.games import owned_action
 
@@ -51,7 +52,6 @@ def panel(game_id: int):
 @bp.post("/<int:game_id>/table/changes")
 def record(game_id: int):
     """Record one change before the next hand; back to the game, saying it."""
-    game = owned_action(game_id)
     kind = request.form.get("kind", "")
     try:
         with as_refusal():
@@ -61,7 +61,12 @@ def record(game_id: int):
                 _("The hand number must be a whole number."),
                 "before_hand",
             )
-        result = table.record_change(game, body, before_hand)
+    except Refusal as refusal:
+        return _render(games.as_it_stands(owned_action(game_id), refusal), kind, refusal)
+    game, known = table.game_for(current_user, game_id, body)
+    check_action()
+    try:
+        result = table.record_change(game, body, before_hand, known)
     except Refusal as refusal:
         if refusal.code in ("not_next_hand", "conflict", "not_found"):
             flash(refusal.message, "warning")
