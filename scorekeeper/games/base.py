@@ -952,13 +952,15 @@ def each_player(
     read: Callable[[str, Any], Any],
     partial: bool = False,
     members: Sequence[str] = (),
+    deals: HandWords = HANDS,
 ) -> dict[str, Any]:
     """The ``{player: value}`` mapping ``entry[key]``, each value passed through ``read(name,
     value)``, in seat order. Every problem is reported at once: each stranger, each missing
     player (unless ``partial``) and each value ``read`` refuses. ``words`` holds the whole
     sentences (``every()``, ``per_player()``, ``enter(name)``: a ``readers.NumberWords`` such
     as ``readers.BIDS``). A name of ``members`` (someone at the table who is not dealt into
-    this hand: a sitter, a player who left) is ``not_seated``."""
+    this hand: a sitter, a player who left) is ``not_seated``, said in the game's ``deals``
+    words (hand or round)."""
     values = entry.get(key)
     if values is None or (
         isinstance(values, Mapping) and all(value is None for value in values.values())
@@ -972,7 +974,7 @@ def each_player(
             problems.add(
                 RuleError(
                     "not_seated",
-                    _("%(name)s is not dealt into this hand.", name=name),
+                    deals.not_dealt(name=name),
                     f"{key}.{name}",
                 )
             )

@@ -16,7 +16,10 @@ from typing import Any
 
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import each_player
 from scorekeeper.games.i18n import _
+from scorekeeper.games.words import HANDS
+from scorekeeper.games.words import HandWords
 
 
 @dataclasses.dataclass(frozen=True)
@@ -176,3 +179,31 @@ def merge_per_player(
         else:
             merged[key] = value
     return merged
+
+
+def dealt_numbers(
+    entry: Mapping[str, Any],
+    key: str,
+    deal: Any,
+    problems: Problems,
+    words: NumberWords,
+    codes: tuple[str, str],
+    high: int,
+    partial: bool = False,
+    deals: HandWords = HANDS,
+) -> dict[str, int] | None:
+    """The bids or tricks (``key``) of the players dealt in (``deal``: a ``table.Deal``),
+    each from 0 to ``high`` (``codes``: when one is missing, when one is out of range);
+    None, with the problems in ``problems``, when any is refused. A name at the table who
+    is not dealt in (a sitter, a player who left or handed their seat over) is
+    ``not_seated`` (said in ``deals``' words), a stranger ``unknown_player``."""
+    missing, out_of_range = codes
+
+    def read(name: str, value: Any) -> int:
+        return whole_of(value, words, name, f"{key}.{name}", out_of_range, 0, high)
+
+    with problems.check():
+        return each_player(
+            entry, key, deal.players, missing, words, read, partial, deal.members, deals
+        )
+    return None

@@ -40,6 +40,10 @@ class HandWords:
             "In progress: %(num)s hand so far.", "In progress: %(num)s hands so far.", count
         )
 
+    def not_dealt(self, *, name: str) -> str:
+        """A name at the table who is not dealt in (a sitter, a player who left)."""
+        return _("%(name)s is not dealt into this hand.", name=name)
+
     def undo(self, *, number: int) -> str:
         return _("Undo hand %(number)s", number=number)
 
@@ -177,6 +181,9 @@ class RoundWords(HandWords):
         return ngettext(
             "In progress: %(num)s round so far.", "In progress: %(num)s rounds so far.", count
         )
+
+    def not_dealt(self, *, name: str) -> str:
+        return _("%(name)s is not dealt into this round.", name=name)
 
     def undo(self, *, number: int) -> str:
         return _("Undo round %(number)s", number=number)

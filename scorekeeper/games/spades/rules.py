@@ -29,16 +29,14 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
-from scorekeeper.games.base import each_player
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_pgettext
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
-from scorekeeper.games.readers import NumberWords
+from scorekeeper.games.readers import dealt_numbers
 from scorekeeper.games.readers import merge_per_player
-from scorekeeper.games.readers import whole_of
 from scorekeeper.games.table import Deal
 from scorekeeper.games.words import HANDS
 
@@ -407,7 +405,7 @@ class Spades(GameRules):
                 if raw_bids.get(name) is None:
                     raw_bids[name] = 0
         codes = ("missing_bid", "bid_out_of_range")
-        bids = _numbers({"bids": raw_bids}, "bids", deal, problems, BIDS, codes)
+        bids = dealt_numbers({"bids": raw_bids}, "bids", deal, problems, BIDS, codes, CARDS)
         for name in blind:
             if bids is not None and bids.get(name, 0) != 0:
                 problems.add(
@@ -426,7 +424,7 @@ class Spades(GameRules):
         if entry.get("tricks") is not None:
             found = len(problems.errors)
             codes = ("missing_tricks", "tricks_out_of_range")
-            tricks = _numbers(entry, "tricks", deal, problems, TRICKS, codes)
+            tricks = dealt_numbers(entry, "tricks", deal, problems, TRICKS, codes, CARDS)
             if tricks is not None and len(problems.errors) == found:
                 taken = sum(tricks.values())
                 if taken != CARDS:
@@ -699,28 +697,6 @@ def _seats_of(setup: Setup, hand: Hand) -> tuple[tuple[str, ...], list[str]]:
     """Who held each seat in ``hand`` and the teams' names then (a substitute renames a team
     for the hands after it only)."""
     return tuple(hand.players or setup.players), list(hand.info["contract"])
-
-
-def _numbers(
-    entry: Mapping[str, Any],
-    key: str,
-    deal: Deal,
-    problems: Problems,
-    words: NumberWords,
-    codes: tuple[str, str],
-) -> dict[str, int] | None:
-    """The bids or tricks (``key``) of the four players dealt in, from 0 to 13 (``codes``:
-    when one is missing, when one is out of range); None, with the problems in ``problems``,
-    when any is refused. A player who handed their seat over is ``not_seated``, a stranger
-    ``unknown_player``."""
-    missing, out_of_range = codes
-
-    def read(name: str, value: Any) -> int:
-        return whole_of(value, words, name, f"{key}.{name}", out_of_range, 0, CARDS)
-
-    with problems.check():
-        return each_player(entry, key, deal.players, missing, words, read, members=deal.members)
-    return None
 
 
 def _higher(totals: Mapping[str, int]) -> list[str]:

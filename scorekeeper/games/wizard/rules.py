@@ -34,7 +34,6 @@ from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
 from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
-from scorekeeper.games.base import each_player
 from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding.seats import DroppedBySeats
 from scorekeeper.games.bidding.words import balance_words
@@ -47,9 +46,8 @@ from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import BIDS
 from scorekeeper.games.readers import TRICKS
-from scorekeeper.games.readers import NumberWords
+from scorekeeper.games.readers import dealt_numbers
 from scorekeeper.games.readers import merge_per_player
-from scorekeeper.games.readers import whole_of
 from scorekeeper.games.table import Deal
 from scorekeeper.games.words import ROUNDS
 
@@ -325,8 +323,8 @@ class Wizard(DroppedBySeats, GameRules):
 
         problems = Problems()
         codes = ("missing_bid", "bid_out_of_range")
-        bids = _numbers(
-            entry, "bids", deal, problems, BIDS, codes, cards, last and not tricks_given
+        bids = dealt_numbers(
+            entry, "bids", deal, problems, BIDS, codes, cards, last and not tricks_given, ROUNDS
         )
         bids_ok = bids is not None and not problems
         trump, chosen = None, False
@@ -336,7 +334,9 @@ class Wizard(DroppedBySeats, GameRules):
         if tricks_given:
             found = len(problems.errors)
             codes = ("missing_tricks", "tricks_out_of_range")
-            tricks = _numbers(entry, "tricks", deal, problems, TRICKS, codes, cards)
+            tricks = dealt_numbers(
+                entry, "tricks", deal, problems, TRICKS, codes, cards, deals=ROUNDS
+            )
             if tricks is not None and len(problems.errors) == found:
                 with problems.check():
                     _check_tricks_total(tricks, cards)
@@ -528,30 +528,6 @@ def _without_trump(reason: str, number: int) -> str:
         "Every card is dealt in round %(number)s, so no card is turned and there is no trump.",
         number=number,
     )
-
-
-def _numbers(
-    entry: Mapping[str, Any],
-    key: str,
-    deal: Deal,
-    problems: Problems,
-    words: NumberWords,
-    codes: tuple[str, str],
-    high: int,
-    partial: bool = False,
-) -> dict[str, int] | None:
-    """The bids or tricks (``key``) of the players dealt into the round, from 0 to ``high``
-    (``codes``: when one is missing, when one is out of range); None, with the problems in
-    ``problems``, when any is refused. A name at the table who is not dealt in (a sitter, a
-    player who left) is ``not_seated``, a stranger ``unknown_player``."""
-    missing, out_of_range = codes
-
-    def read(name: str, value: Any) -> int:
-        return whole_of(value, words, name, f"{key}.{name}", out_of_range, 0, high)
-
-    with problems.check():
-        return each_player(entry, key, deal.players, missing, words, read, partial, deal.members)
-    return None
 
 
 def _chose_trump(dealer: str, suit: str) -> str:

@@ -203,7 +203,7 @@ def test_a_dealer_who_sits_out_is_passed_over_and_the_hook_follows_the_players_d
     # The sitter's bid is not taken; a stranger's is unknown.
     sitter = refused([*record, {"bids": {"Ben": 0, "Dee": 1}}], FOUR)
     assert (sitter.code, sitter.field) == ("not_seated", "bids.Ben")
-    assert sitter.message == "Ben is not dealt into this hand."
+    assert sitter.message == "Ben is not dealt into this round."
     second = rnd(Ann=(1, 1), Cy=(1, 0), Dee=(1, 1))
     stranger = refused([*record, {**second, "tricks": {**second["tricks"], "Zed": 0}}], FOUR)
     assert ("unknown_player", "tricks.Zed") in {(e.code, e.field) for e in stranger.errors}
