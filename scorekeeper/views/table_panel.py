@@ -76,21 +76,73 @@ def record(game_id: int):
     return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
 
 
+@bp.get("/<int:game_id>/table/changes/<int:change_id>")
+def edit(game_id: int, change_id: int):
+    """One change's form, filled in as it was recorded, to correct it (or remove it)."""
+    result = games.load(current_user, game_id)
+    change = _said(result, change_id)
+    return _render(result, change["kind"], editing=change)
+
+
+@bp.post("/<int:game_id>/table/changes/<int:change_id>")
+def correct(game_id: int, change_id: int):
+    """Correct a change: the record is replayed with it; a later entry it would break is
+    refused beside the form, with what was typed."""
+    result = games.played(owned_action(game_id))
+    change = _said(result, change_id)
+    kind = change["kind"]
+    try:
+        with as_refusal():
+            body = read_change(request.form, kind)
+        game, known = table.game_for(current_user, game_id, body)
+        corrected = table.correct_change(game, change_id, body, known)
+    except Refusal as refusal:
+        if refusal.code in ("conflict", "not_found"):
+            flash(refusal.message, "warning")
+            return redirect(url_for("table_panel.panel", game_id=game_id))
+        kept = games.as_it_stands(result.game, refusal)
+        return _render(kept, kind, refusal, editing=change)
+    now = _said(corrected, change_id)
+    flash(_("Change corrected: %(change)s", change=table_rules.describe(now)), "success")
+    return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
+
+
 @bp.post("/<int:game_id>/table/changes/<int:change_id>/remove")
 def remove(game_id: int, change_id: int):
-    """Remove a change (the last one: its undo); everything after it is derived again."""
+    """Remove a change (the last one: its undo; an earlier one when nothing after it
+    depends on it); everything after it is derived again."""
     game = owned_action(game_id)
-    result = games.played(game)
-    said = next((c for c in result.state.changes if c.get("id") == change_id), None)
-    if said is None:
-        abort(404)
+    said = _said(games.played(game), change_id)
     try:
         table.remove_change(game, change_id)
     except Refusal as refusal:
         flash(refusal.message, "warning")
-        return redirect(url_for("table_panel.panel", game_id=game_id))
+        return redirect(url_for("table_panel.edit", game_id=game_id, change_id=change_id))
     flash(_("Change undone: %(change)s", change=table_rules.describe(said)), "success")
     return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
+
+
+def _said(result: games.Played, change_id: int) -> dict:
+    """The change ``change_id`` of the game as the state says it (404 when there is none)."""
+    said = next((c for c in result.state.changes if c.get("id") == change_id), None)
+    if said is None:
+        abort(404)
+    return said
+
+
+def typed_for(change: dict) -> dict[str, str]:
+    """A recorded change as its form's fields (what ``read_change`` reads back)."""
+    typed = {
+        key: str(change[key])
+        for key in ("player", "after", "by", "points", "note")
+        if change.get(key) is not None
+    }
+    score = change.get("score")
+    if isinstance(score, int):
+        typed |= {"score": "number", "score_number": str(score)}
+    elif score:
+        typed["score"] = score
+    return typed
 
 
 def read_change(form, kind: str) -> dict:
@@ -141,6 +193,12 @@ def read_change(form, kind: str) -> dict:
     return body
 
 
+def _chips(names: list[str], named: list[str]) -> list[tuple[str, str]]:
+    """Chips of ``names``, with the names of the change being corrected (who may no longer
+    be seated, or be seated now) added in front."""
+    return [(name, name) for name in dict.fromkeys([*named, *names])]
+
+
 def _sizes(form, problems: Problems) -> list[int]:
     """The cards of each hand still to play: the fields in order, the dropped hands left
     out, a blank field (the one for a hand to add) skipped; "end" ends the game now."""
@@ -162,15 +220,19 @@ def _sizes(form, problems: Problems) -> list[int]:
     return sizes
 
 
-def _render(result: games.Played, kind: str, refusal: Refusal | None = None):
+def _render(
+    result: games.Played, kind: str, refusal: Refusal | None = None, editing: dict | None = None
+):
     """The panel: what the game allows, the figures each starting total gives now, the
-    changes so far (the last one undoable)."""
+    changes so far (each one correctable, the last one undoable); ``editing``: only that
+    change's form, filled in as recorded (or as typed, after a refusal)."""
     rules = result.rules
     state = result.state
     kinds = [k for k in table_rules.KINDS if k in rules.table_changes(result.game.options)]
-    if not kinds:
+    if not kinds or (editing and editing["kind"] not in kinds):
         abort(404)
     seated = list(state.players or result.players)
+    named = [editing[key] for key in ("player", "by") if editing and editing.get(key)]
     low_wins = rules.low_wins(result.game.options)
     starts = {
         how: table_rules.starting_total(how, state.totals, seated, low_wins)
@@ -187,8 +249,8 @@ def _render(result: games.Played, kind: str, refusal: Refusal | None = None):
         refusal.status if refusal else 200,
         kinds=kinds,
         open_kind=kind if kind in kinds else "",
-        seated=seated,
-        joiner_chips=[(name, name) for name in takers]
+        seated=[name for name in seated if name not in named],  # whom a joiner sits after
+        joiner_chips=_chips(takers, named)
         + [
             (
                 name,
@@ -200,13 +262,14 @@ def _render(result: games.Played, kind: str, refusal: Refusal | None = None):
             )
             for name in back
         ],
-        taker_chips=[(name, name) for name in takers],
-        seated_chips=[(name, name) for name in seated],
+        taker_chips=_chips(takers, named),
+        seated_chips=_chips(seated, named),
         side_chips=[(side, side) for side in state.sides if side not in state.left],
         starts=starts,
         refusal=refusal,
         errors=errors,
-        form=request.form if refusal else {},
+        form=request.form if refusal else typed_for(editing) if editing else {},
+        editing=editing,
         describe=table_rules.describe,
         open_hand=state.current is not None,
     )

@@ -1,7 +1,7 @@
 """At phone size in Chromium: the Table panel of an Oh Hell game (issue 20). After hand 1,
 the staircase of the hands still to play is edited in place (a size changed, a hand dropped,
 one added), a player leaves, and a late arrival joins in 4 taps from the game page (Table,
-+ a player, their name, Add), starting on the last place's total."""
++ a player, their name, Add), starting on the last place's total, then corrected."""
 
 from __future__ import annotations
 
@@ -106,6 +106,23 @@ def test_a_staircase_edit_a_leave_and_a_late_join_on_a_phone(phone):
     expect(phone.locator(".flash-success")).to_have_text("Eve joins, starting on 10.")
     assert taps.count == 4
     expect(phone.locator("#now h1")).to_have_text(re.compile("Hand 2"))
+
+    # Her starting total corrected from the list of changes: her own form, filled in.
+    open_panel(phone)
+    phone.get_by_role("link", name="Correct: Eve joins, starting on 10.").click()
+    expect(phone.locator("h1")).to_have_text("Correct a change")
+    join = phone.locator("#change-join")
+    expect(join.locator('input[name="score_number"]')).to_have_value("10")
+    expect(join.get_by_label("Sits after")).to_have_value("")  # the last seat, as recorded
+    expect(join.get_by_label("Sits after").locator("option").last).to_have_text(
+        "Cy (the last seat)"
+    )
+    screenshot(phone, "table-panel-correct")
+    join.locator('input[name="score_number"]').fill("12")
+    join.get_by_role("button", name="Save the correction").click()
+    expect(phone.locator(".flash-success")).to_have_text(
+        "Change corrected: Eve joins, starting on 12."
+    )
 
     # The panel in Bengali, with the last change to undo.
     game_url = phone.url.split("#")[0]
