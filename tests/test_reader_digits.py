@@ -1,10 +1,12 @@
 """Every number the app writes is in the reader's digits (issue 27, item 12): Bengali pages
-of every game (its entry page with a hand under way, the game-over page, the history sheet)
-and the new-game page, scanned for 0-9 in what a person reads.
+of every game (its entry page with a hand under way, a correction, the Table panel, the shared
+view, the game-over page, the history sheet) and the new-game page, scanned for 0-9 in what a
+person reads, the text fields the app fills in among it.
 
-What stays in 0-9: attribute values (the browser's number inputs take 0-9 only, and a value
-is what the table typed), names as typed, and the card ranks printed on the cards (Oklahoma
-Gin's upcard chips and sheet: 2 to 10 beside J, Q, K). Nothing else."""
+What stays in 0-9: the values of number inputs (the browser's number inputs take 0-9 only),
+what the table typed, names as typed, and the card ranks printed on the cards (Oklahoma Gin's
+upcard chips and sheet: 2 to 10 beside J, Q, K). In a sentence a rank is a number like any
+other ("the upcard ৭")."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import re
 import pytest
 
 from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.services import games
@@ -51,7 +54,7 @@ GAME_PLAY = {
                                      "opponent_deadwood": 10 + number}),
     "hearts": (THREE, {"target": 50}, None,
                lambda number: {"points": {"Ann": 13, "Ben": 5, "Cy": 8}}),
-    "score_pad": (THREE, {"name": "Golf", "end": "target", "target": 10}, None,
+    "score_pad": (THREE, {"name": "Golf", "end": "target", "target": 20}, None,
                   lambda number: {"points": {"Ann": 5, "Ben": -3, "Cy": 12}}),
 }  # fmt: skip
 
@@ -68,6 +71,11 @@ HOLLYWOOD = (["Ann", "Ben"], {"target": 50, "hollywood": True}, None, hollywood_
 #: Card ranks (as printed on the cards) where a page shows them: Gin's upcard chips, and its
 #: sheet's upcard.
 RANKS = r"(?:10|[2-9])"
+
+
+def games_options(app, game_id: int) -> dict:
+    with app.app_context():
+        return db.session.get(Game, game_id).options
 
 
 def play(app, account_id: int, kind: str, setup, finish: bool) -> int:
@@ -103,10 +111,11 @@ CARD_WORDS = ["(10 = "]
 
 
 def ascii_numbers(html: str) -> list[str]:
-    """The 0-9 numbers a person reads on the page (and its placeholders), each with the words
-    around it."""
+    """The 0-9 numbers a person reads on the page (its placeholders, and the text fields the
+    app filled in), each with the words around it."""
     placeholders = " ".join(re.findall(r'placeholder="([^"]*)"', html))
-    text = f"{shown_text(html)} {placeholders}"
+    filled = " ".join(re.findall(r'<input type="text"[^>]*\bvalue="([^"]*)"', html))
+    text = f"{shown_text(html)} {placeholders} {filled}"
     for words in CARD_WORDS:
         text = text.replace(words, "")
     for name in FOUR + ["Golf"]:
@@ -134,7 +143,11 @@ def test_a_bengali_game_writes_every_number_in_bengali_digits(app, bengali, kind
     over = play(app, account_id, key, setup, finish=True)
     pages = [f"/games/new?game={key}"]
     for game in (under_way, over):
-        pages += [f"/games/{game}", f"/history/games/{game}"]
+        pages += [f"/games/{game}", f"/history/games/{game}", f"/games/{game}/hands/1/edit"]
+        assert client.post(f"/games/{game}/share").status_code == 302
+        pages.append(re.search(r"/view/[\w-]+", client.get(f"/games/{game}/share").text).group(0))
+    if GAMES[key].rules.table_changes(games_options(app, under_way)):
+        pages.append(f"/games/{under_way}/table/changes?kind=schedule")
     left = {}
     for path in pages:
         page = client.get(path)
@@ -173,3 +186,30 @@ def test_a_number_in_a_template_follows_each_reader_not_the_first(app):
         assert template.render() == "0 −3 12"
     with app.test_request_context(headers={"Accept-Language": "bn"}):
         assert template.render() == "০ −৩ ১২"
+
+
+def test_the_numbers_the_app_fills_in_are_read_back_in_bengali_digits(app, bengali):
+    """The new-game page filled in as the last Oh Hell game (its custom sizes) and the Table
+    panel's hands still to play write the numbers in Bengali digits; sent back as they are,
+    they start the game and save the hands."""
+    client, account_id = bengali
+    for name in THREE:
+        assert client.post("/players/", data={"name": name}).status_code == 302
+    seats = {"Ann": 1, "Ben": 2, "Cy": 3}
+    first = start_game(client, app, "oh_hell", seats, sequence="custom", custom_sizes="3, 2, 1")
+    game = game_id(first)
+    form = client.get("/games/new?game=oh_hell").text
+    assert re.search(r'name="opt-custom_sizes" value="৩, ২, ১"', form)
+    again = start_game(client, app, "oh_hell", seats, sequence="custom", custom_sizes="৩, ২, ১")
+    assert games_options(app, game_id(again))["custom_sizes"] == [3, 2, 1]
+    panel = client.get(f"/games/{game}/table/changes?kind=schedule").text
+    assert re.findall(r'name="size" [^>]*value="([^"]*)"', panel) == ["৩", "২", "১", ""]
+    sent = {"kind": "schedule", "before_hand": "1", "size": ["৩", "২", "১", "৪"]}
+    saved = client.post(f"/games/{game}/table/changes", data=sent)
+    assert saved.status_code == 302, saved.text
+    panel = client.get(f"/games/{game}/table/changes?kind=schedule").text
+    assert re.findall(r'name="size" [^>]*value="([^"]*)"', panel) == ["৩", "২", "১", "৪", ""]
+    points = {"kind": "adjust", "player": "Ben", "points": "−৫", "before_hand": "1"}
+    assert client.post(f"/games/{game}/table/changes", data=points).status_code == 302
+    with app.app_context():
+        assert db.session.get(Game, game).changes[-1].body["points"] == -5

@@ -1,7 +1,8 @@
 """Every word a script writes comes from the page's catalog words (issue 27, item 11): the
-scripts hold no sentence of their own. Each takes its words from a ``data-words`` attribute
-(``static/js/words.js`` reads it and writes numbers in the reader's digits), so a literal in a
-script is code only: event names, selectors, class names, the values of the form's fields."""
+scripts hold no sentence of their own, nor does a stylesheet (``content:``). Each script takes
+its words from a ``data-words`` attribute (``static/js/words.js`` reads it and writes numbers in
+the reader's digits), so a literal in a script is code only: event names, selectors, class
+names, the values of the form's fields."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted(ROOT.glob("static/js/*.js")) + sorted(ROOT.glob("scorekeeper/games/*/static/*.js"))
+STYLESHEETS = sorted(ROOT.glob("static/css/*.css")) + sorted(
+    ROOT.glob("scorekeeper/games/*/static/*.css")
+)
 
 LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|`(?:[^`\\]|\\.)*`')
 
@@ -65,9 +69,16 @@ def test_the_scripts_are_all_checked():
     } <= names
 
 
-@pytest.mark.parametrize("script", SCRIPTS, ids=lambda path: str(path.relative_to(ROOT)))
-def test_a_script_writes_no_words_of_its_own(script):
-    assert words_in(script) == []
+def written_by(source: Path) -> list[str]:
+    """What a script or a stylesheet writes into the page that reads as words."""
+    return drawn_by(source) if source.suffix == ".css" else words_in(source)
+
+
+@pytest.mark.parametrize(
+    "source", SCRIPTS + STYLESHEETS, ids=lambda path: str(path.relative_to(ROOT))
+)
+def test_a_script_or_stylesheet_writes_no_words_of_its_own(source):
+    assert written_by(source) == []
 
 
 def test_the_check_finds_a_sentence(tmp_path):
@@ -83,3 +94,23 @@ def test_the_check_finds_a_sentence(tmp_path):
         "' · the others pass (filled in)'",
         '"Saving…"',
     ]
+    sheet = tmp_path / "game.css"
+    sheet.write_text(
+        '.call-row.waiting .name::after { content: " ← next"; color: red; }\n'
+        '.live-dot::before { content: "● "; }\n'
+        "/* content: 'a comment' */ .open::after { content: '▾'; }\n"
+    )
+    assert written_by(sheet) == ['" ← next"']
+
+
+def drawn_by(stylesheet: Path) -> list[str]:
+    """The texts a stylesheet writes into the page (``content: "..."``) that hold a letter:
+    signs and arrows are fine, a word is not (it would be English in every language)."""
+    source = re.sub(r"/\*.*?\*/", "", stylesheet.read_text(encoding="utf-8"), flags=re.S)
+    texts = re.findall(r"content:\s*((?:\"[^\"]*\"|'[^']*'|\s)+)", source)
+    return [text.strip() for text in texts if re.search(r"[^\W\d_]", text)]
+
+
+def test_the_stylesheets_are_all_checked():
+    names = {str(path.relative_to(ROOT)) for path in STYLESHEETS}
+    assert "static/css/app.css" in names and "scorekeeper/games/pitch/static/game.css" in names

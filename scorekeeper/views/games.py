@@ -27,6 +27,7 @@ from scorekeeper.games import Setup
 from scorekeeper.games import entry_form
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.i18n import number
 from scorekeeper.games.readers import join_names
 from scorekeeper.services import games
 from scorekeeper.services import nights
@@ -206,7 +207,8 @@ def with_options(form: MultiDict, rules, options) -> MultiDict:
             if value:
                 filled[f"opt-{spec.key}"] = "y"
         elif isinstance(value, list):
-            filled[f"opt-{spec.key}"] = ", ".join(str(size) for size in value)
+            # A text field: the numbers in the reader's digits, as the form reads them back.
+            filled[f"opt-{spec.key}"] = ", ".join(number(size) for size in value)
         elif value is not None:
             filled[f"opt-{spec.key}"] = str(value)
     filled.setdefault("game", rules.key)

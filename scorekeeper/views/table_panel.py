@@ -27,6 +27,7 @@ from scorekeeper.games.errors import Problems
 from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import number
+from scorekeeper.i18n import ascii_digits
 from scorekeeper.services import games
 from scorekeeper.services import players as roster
 from scorekeeper.services import table
@@ -147,13 +148,14 @@ def typed_for(change: dict) -> dict[str, str]:
 
 def read_change(form, kind: str) -> dict:
     """The change a panel form describes, as the service takes it (API.md, "Table
-    changes"); what is no whole number is refused beside its field."""
+    changes"); what is no whole number is refused beside its field. Numbers are read in the
+    reader's digits too (Bengali ৫), as the panel writes them."""
     body: dict = {"kind": kind}
     problems = Problems()
 
     def whole(key: str, message: str, negative: bool = True):
         try:
-            return entry_form.whole_or_none(form.get(key), message, key, negative)
+            return entry_form.whole_or_none(ascii_digits(form.get(key, "")), message, key, negative)
         except RuleError as error:
             problems.add(error)
             return None
@@ -211,7 +213,7 @@ def _sizes(form, problems: Problems) -> list[int]:
             continue
         try:
             value = entry_form.whole_or_none(
-                raw, _("List the cards of each hand still to play."), "sizes"
+                ascii_digits(raw), _("List the cards of each hand still to play."), "sizes"
             )
         except RuleError as error:
             problems.add(error)

@@ -123,7 +123,8 @@ function presets() {
       const field = form.elements[`opt-${key}`];
       if (!field) return;
       if (field.type === "checkbox") field.checked = Boolean(value);
-      else field.value = Array.isArray(value) ? value.join(", ") : String(value);
+      // A list goes in a text field: in the reader's digits, as the server writes it.
+      else field.value = Array.isArray(value) ? value.map(Words.number).join(", ") : String(value);
       field.dispatchEvent(new Event("change", { bubbles: true }));
     });
     form.querySelectorAll("[data-presets] button").forEach((b) => b.removeAttribute("aria-pressed"));

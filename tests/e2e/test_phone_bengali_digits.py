@@ -1,13 +1,15 @@
 """At 390x844 in Chromium, in Bengali: the numbers the game pages and their scripts write are
 in Bengali digits (issue 27, item 12): the Hearts status line and moon button, Pitch's bid
-chips, its tile and its points status line."""
+chips, its tile and its points status line, and the hand sizes a saved rule set fills in."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from playwright.sync_api import expect
 
+from tests.browser import open_options
 from tests.browser import screenshot
 from tests.e2e.test_phone_accessibility import api_game
 from tests.e2e.test_phone_script_words import call
@@ -58,3 +60,35 @@ def test_pitch_chips_tile_and_points_status_write_bengali_digits(phone):
     )
     assert not re.search(r"[0-9]", status.inner_text())
     screenshot(page, "bn-pitch-points-words")
+
+
+def test_a_rule_set_fills_its_hand_sizes_in_bengali_digits(phone):
+    """A saved rule set with custom hand sizes, tapped on the new-game page, writes them as
+    the page would (৩, ২, ১); the game starts with those sizes."""
+    page = phone
+    in_language(page, "bn")
+    token = page.request.post(
+        "/api/v1/tokens",
+        headers={"Authorization": "Basic ZnJpZGF5LWNsdWI6Y29ycmVjdCBob3JzZSBiYXR0ZXJ5"},
+    ).json()["token"]
+    options = {"sequence": "custom", "custom_sizes": [3, 2, 1]}
+    saved = page.request.post(
+        "/api/v1/rulesets",
+        data=json.dumps({"game": "oh_hell", "name": "Short", "options": options}),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    assert saved.status == 201, saved.text()
+    page.goto("/games/new?game=oh_hell")
+    open_options(page)
+    sizes = page.locator("#opt-custom_sizes")
+    expect(sizes).to_have_value("")
+    page.get_by_role("button", name="Short", exact=True).click()
+    expect(sizes).to_have_value("৩, ২, ১")
+    screenshot(page, "bn-rule-set-sizes")
+    for name in ["Ann", "Ben", "Cy"]:
+        page.locator("label.seat-name", has_text=name).click()
+    page.get_by_role("button", name=said("bn", "Start the game")).click()
+    # Hand 1 of the three the rule set gives.
+    expect(page.locator("#now h1")).to_have_text(
+        re.compile(f"{written('bn', 1)}.*{written('bn', 3)}$")
+    )

@@ -102,3 +102,39 @@ def test_gin_s_knock_hint_and_status_line_are_in_the_table_s_language(phone, lan
     expect(status).to_have_text(over)
     expect(status).to_have_class(re.compile(r"\bbad\b"))
     screenshot(page, f"{language}-gin-knock-words")
+
+
+def next_marks(page) -> list[tuple[str, str]]:
+    """Each drawn "whose call" marker of the auction: its row's player and its text, with what
+    a stylesheet draws beside the names (``::after``), which must be nothing."""
+    return page.locator("[data-auction] li").evaluate_all(
+        """(rows) => rows.flatMap((row) => {
+            const drawn = [...row.querySelectorAll('*')].map(
+                (el) => getComputedStyle(el, '::after').content).filter(
+                (content) => content && content !== 'none' && content !== 'normal');
+            const marks = [...row.querySelectorAll('.pill.next')].filter(
+                (mark) => mark.checkVisibility());
+            return [...drawn.map((content) => [row.dataset.player, `::after ${content}`]),
+                    ...marks.map((mark) => [row.dataset.player, mark.textContent])];
+        })"""
+    )
+
+
+@pytest.mark.parametrize("language", ["lo"])
+def test_pitch_s_next_marker_is_in_the_table_s_language(phone, language):
+    """The auction marks whose call it is ("← next") in the reader's words, on one row, and
+    the mark moves on as the calls are tapped."""
+    page = phone
+    in_language(page, language)
+    page.goto(f"/games/{api_game(page, 'pitch', ['Ann', 'Ben', 'Cy'])}")
+    mark = said(language, "← next")
+    assert re.search(LETTERS[language], mark)
+    # Ann deals: Ben calls first.
+    assert next_marks(page) == [["Ben", mark]]
+    call(page, "Ben", written(language, 2))
+    expect(page.locator('[data-auction] [data-player="Cy"]')).to_have_class(re.compile("waiting"))
+    assert next_marks(page) == [["Cy", mark]]
+    screenshot(page, f"{language}-pitch-next-mark")
+    call(page, "Cy", said(language, "Pass"))
+    call(page, "Ann", said(language, "Pass"))
+    assert next_marks(page) == []
