@@ -22,6 +22,10 @@ from scorekeeper.games.table import describe
 #: was not at the table then (before a join, after leaving or handing the seat over).
 DEALT, SAT_OUT, AWAY = "dealt", "sat_out", "away"
 
+#: The characters a figure of the sheet takes at its usual size ("−120", "+25"), and the most
+#: the stylesheet makes room for (longer ones stay this small and the sheet scrolls).
+USUAL, LONGEST = 4, 8
+
 
 @dataclass
 class Column:
@@ -80,6 +84,26 @@ class Sheet:
     def lines_from(self, start: int) -> list[Line]:
         """The lines of the hands after ``start`` and the changes before them."""
         return [line for line in self.lines if line.number > start]
+
+    @property
+    def figures(self) -> int:
+        """The most characters a figure of the sheet takes, a sign counted: a hand's points
+        and running totals, a change's figure, a total."""
+        numbers = [column.total for column in self.columns]
+        for line in self.lines:
+            if line.hand is not None:
+                numbers += (line.hand.points or {}).values()
+                numbers += (line.hand.totals or {}).values()
+            numbers += [mark[1] for mark in line.marks.values()]
+        return max((len(str(abs(n))) + 1 for n in numbers if isinstance(n, int)), default=1)
+
+    @property
+    def size_class(self) -> str:
+        """The sheet's class for its longest figures: ``figures-5`` to ``figures-8`` where a
+        figure takes more than four characters (thousands, a minus sign), which the stylesheet
+        draws smaller so that seven columns still fit a phone; else nothing."""
+        longest = self.figures
+        return f"figures-{min(longest, LONGEST)}" if longest > USUAL else ""
 
 
 def sheet_of(played) -> Sheet:

@@ -330,3 +330,41 @@ def test_the_seven_player_sheet_fits_in_every_language(small_phone):
         sheet = page.locator(".sheet-card .sheet-scroll")
         scroll, client = sheet.evaluate("box => [box.scrollWidth, box.clientWidth]")
         assert scroll <= client, (code, scroll, client)
+
+
+def canasta_hand(players, number):
+    """A score pad of a game with long figures (Canasta, rummy): a round's points in the
+    thousands, some below zero, the totals in the ten thousands."""
+    return {
+        "points": {
+            name: (-1) ** seat * (1240 + seat * 370 + number * 130)
+            for seat, name in enumerate(players)
+        }
+    }
+
+
+def test_long_figures_still_fit_seven_columns_on_a_360_px_phone(small_phone):
+    """Figures of five and six characters ("−3220", "−29400") in seven columns: drawn smaller,
+    the sheet still fits, in English and in Bengali's digits."""
+    page = small_phone
+    sign_up(page)
+    add_players(page, *SEVEN)
+    made = play(api(page), "score_pad", SEVEN, {"name": "Canasta"}, canasta_hand, 8)
+    for code in ("en", "bn"):
+        if code != "en":
+            page.goto("/")
+            page.locator(f'.languages button[value="{code}"]').click()
+            page.wait_for_load_state()
+        page.goto(f"/games/{made}")
+        sheet = page.locator(".sheet-card .sheet-scroll")
+        sheet.scroll_into_view_if_needed()
+        scroll, client = sheet.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        assert scroll <= client, (code, scroll, client)
+        total = page.locator(".sheet tfoot td").nth(5)  # Fay's
+        expect(total).to_have_text("−29400" if code == "en" else "−২৯৪০০")
+        screenshot(page, f"sheet-long-figures-{code}")
+    # Short figures keep their usual size.
+    small = play(api(page), "score_pad", SEVEN, {"name": "Darts"}, pad_hand, 3)
+    page.goto(f"/games/{small}")
+    size = page.locator(".sheet tfoot td").first.evaluate("el => getComputedStyle(el).fontSize")
+    assert size == "16.8px", size

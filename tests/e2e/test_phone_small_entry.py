@@ -90,3 +90,41 @@ def test_a_hand_s_entry_fits_a_small_phone(small_phone, make_app, kind, phase):
     assert save["y"] + save["height"] <= SMALL_PHONE["height"]
     width = small_phone.evaluate("document.documentElement.scrollWidth")
     assert width <= SMALL_PHONE["width"], f"{kind}: the page is {width} px wide"
+
+
+LONG_NAMES = ["Christiane", "Benedikt", "Evangeline", "Gustavo"]
+
+
+@pytest.mark.parametrize("language", ["en", "su"])
+def test_pitch_s_points_of_four_long_names_fit_a_small_phone(small_phone, make_app, language):
+    """Four players of ten letters: each point's names stay on one line (cut short with …, the
+    whole name still in the text) instead of taking two lines each, in English and in
+    Sundanese's longer words."""
+    app = make_app()
+    make_account(app)
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        game = games.create_game(account, "pitch", LONG_NAMES, {}).game
+        games.record_hand(game, {"pitcher": "Benedikt", "bid": 2})
+        game_id = game.id
+    page = small_phone
+    log_in(page)
+    if language != "en":
+        page.locator(f'.languages button[value="{language}"]').click()
+        page.wait_for_load_state()
+    page.goto(f"/games/{game_id}")
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, f"entry-pitch-long-names-{language}")
+    high = page.locator('.point-row[data-point="high"] .chip')
+    assert high.count() == 4
+    tops = {round(high.nth(seat).bounding_box()["y"]) for seat in range(4)}
+    assert len(tops) == 1, f"High's names take {len(tops)} lines"
+    assert high.nth(0).inner_text() == "Christiane"  # the whole name, cut only on the screen
+    entry = page.locator("form#entry").bounding_box()
+    assert entry["y"] + entry["height"] <= SMALL_PHONE["height"], (
+        f"the entry ends at {entry['y'] + entry['height']:.0f} px of 740"
+    )
+    # Tapped, a cut name is still the player it says: the points are saved as his.
+    page.locator('.point-row[data-point="high"] .chip', has_text="Evangeline").click()
+    checked = page.locator('.point-row[data-point="high"] input:checked')
+    assert checked.get_attribute("value") == str(LONG_NAMES.index("Evangeline"))
