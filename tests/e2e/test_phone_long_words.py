@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Account
+from scorekeeper.models import Player
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import sharing
@@ -87,6 +88,12 @@ def long_named_games(app) -> dict:
                 games.record_hand(game, hand)
             ids[kind] = game.id
         token = sharing.share(db.session.get(type(game), ids["oh_hell"])).share_token
+        # A finished game, for the leaderboard and the head-to-head of a player's page.
+        names, _options, hand = TABLES["oh_hell"]
+        one_hand = {"sequence": "custom", "custom_sizes": [1]}
+        finished = games.create_game(account, "oh_hell", names, one_hand).game
+        games.record_hand(finished, hand)
+        ben = db.session.scalar(db.select(Player).where(Player.name == "Ben"))
         return {
             "home": "/",
             "players": "/players/",
@@ -96,6 +103,8 @@ def long_named_games(app) -> dict:
             "shared view": f"/view/{token}",
             "Oh Hell in history": f"/history/games/{ids['oh_hell']}",
             "Gin in history": f"/history/games/{ids['oklahoma_gin']}",
+            "leaderboard": "/stats/oh_hell",
+            "a player's statistics": f"/stats/players/{ben.id}",
             **{kind: f"/games/{game_id}" for kind, game_id in ids.items()},
         }
 
