@@ -14,6 +14,7 @@ from scorekeeper.models import Player
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import sharing
+from scorekeeper.services import table
 from tests.browser import PHONE
 from tests.browser import SMALL_PHONE
 from tests.browser import _phone_page
@@ -23,6 +24,7 @@ from tests.conftest import make_account
 
 LONG = "Wolfeschlegelsteinhausenbergerdorffvoral"  # 40 letters, no space
 NIGHT = "Nachtderlangenwörterundnamenohnejedeleer"  # 40 letters too
+JOINER = "Zweiundvierzigbuchstabenlangernachzügler"  # who joins later, 40 letters
 
 #: Each game with the long name in the first seat, and a hand that puts it in the lead.
 TABLES = {
@@ -43,13 +45,13 @@ TABLES = {
     "score_pad": ([LONG, "Ben"], {"name": "B" * 60}, None),
 }
 
-#: The words of a page that must never be cut: a run of Latin letters, digits (ASCII or
-#: Bengali) or Bengali letters, up to 12 long (the 40-letter names are longer). A word
+#: The words of a page that must never be cut: a run of letters (with their marks, as
+#: Bengali's vowel signs) or digits, up to 12 long (the 40-letter names are longer). A word
 #: whose characters sit on more than one line was cut.
 CUT_WORDS = """() => {
   const cut = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  const word = /[A-Za-z0-9\\u0980-\\u09FF]+/g;
+  const word = /[\\p{L}\\p{M}\\p{N}]+/gu;
   for (let node = walk.nextNode(); node; node = walk.nextNode()) {
     const box = node.parentElement;
     if (!box || !box.getClientRects().length) continue;
@@ -75,6 +77,14 @@ CLIPPED = """() => [...document.querySelectorAll(".pill, .who, .name, h1, h2")]
   .map((el) => `${el.tagName.toLowerCase()}.${el.className}: ${el.textContent.slice(0, 50)}`)"""
 
 
+#: Boxes that scroll sideways because something in them is wider than they are (the score
+#: sheets of up to seven players fit the phone: item 20).
+SIDEWAYS = """() => [...document.querySelectorAll("*")]
+  .filter((el) => /auto|scroll/.test(getComputedStyle(el).overflowX))
+  .filter((el) => el.scrollWidth > el.clientWidth + 1)
+  .map((el) => `${el.className}: ${el.scrollWidth} > ${el.clientWidth}`)"""
+
+
 def long_named_games(app) -> dict:
     """Every game with the long name at the table, in a night with a long name; the pages to
     look at."""
@@ -94,6 +104,13 @@ def long_named_games(app) -> dict:
         finished = games.create_game(account, "oh_hell", names, one_hand).game
         games.record_hand(finished, hand)
         ben = db.session.scalar(db.select(Player).where(Player.name == "Ben"))
+        # Gin's final score (its own table of the two names).
+        gin = games.create_game(account, "oklahoma_gin", [LONG, "Ben"], {"target": 50}).game
+        games.record_hand(gin, TABLES["oklahoma_gin"][2])
+        # A second long name joins after the first: the sheet's change line and its undo.
+        played = games.create_game(account, "oh_hell", names, {}).game
+        games.record_hand(played, hand)
+        joined = table.record_change(played, {"kind": "join", "player": JOINER}).game.id
         return {
             "home": "/",
             "players": "/players/",
@@ -103,6 +120,8 @@ def long_named_games(app) -> dict:
             "shared view": f"/view/{token}",
             "Oh Hell in history": f"/history/games/{ids['oh_hell']}",
             "Gin in history": f"/history/games/{ids['oklahoma_gin']}",
+            "Gin's final score": f"/games/{gin.id}",
+            "a late joiner on the sheet": f"/games/{joined}",
             "leaderboard": "/stats/oh_hell",
             "a player's statistics": f"/stats/players/{ben.id}",
             **{kind: f"/games/{game_id}" for kind, game_id in ids.items()},
@@ -126,6 +145,8 @@ def test_only_the_long_name_breaks(browser, live_server, make_app, language, siz
             phone.goto(address)
             if phone.evaluate("document.documentElement.scrollWidth") > size["width"]:
                 wide[what] = phone.evaluate("document.documentElement.scrollWidth")
+            if found := phone.evaluate(SIDEWAYS):
+                wide[what] = found
             if found := phone.evaluate(CUT_WORDS):
                 cut[what] = found
             if found := phone.evaluate(CLIPPED):
