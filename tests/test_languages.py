@@ -6,8 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from flask_babel import force_locale
 
 from scorekeeper.extensions import db
+from scorekeeper.games.registry import GAMES
 from scorekeeper.models import Account
 
 
@@ -96,3 +98,17 @@ def test_an_account_keeps_its_language_on_every_device(app, account, logged_in, 
     other = app.test_client()
     other.post("/login", data={"username": "friday-club", "password": "correct horse battery"})
     assert html_lang(other.get("/players/")) == "lo"
+
+
+@pytest.mark.parametrize("code", ["en", "su", "lo", "bn"])
+def test_the_login_page_names_every_game_in_the_reader_s_language(app, client, code):
+    """Issue 27, item 22: the login page named three of the seven games."""
+    lead = re.search(
+        r'<p class="lead">(.*?)</p>',
+        client.get("/login", headers={"Accept-Language": code}).text,
+        re.S,
+    ).group(1)
+    with app.test_request_context(), force_locale(code):
+        titles = [str(plugin.title) for plugin in GAMES.values()]
+    assert len(titles) == 7
+    assert [title for title in titles if title not in lead] == []
