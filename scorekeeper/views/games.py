@@ -146,13 +146,14 @@ def new():
                     )
                 flash(message, "success")
                 return redirect(url_for("games.show", game_id=result.game.id))
-    example, _example_problems = worked_example(form, game_rules)
+    example, example_problems = worked_example(form, game_rules)
     specs = game_rules.option_specs(game_rules.max_players)
     errors = entry_form.field_errors(refusal)
     return (
         render_template(
             "games/new.html",
             example=example,
+            example_problems=example_problems,
             summary=options_summary(form, game_rules),
             last_used=last_used,
             # Unfolded after a preset or rule set was filled in without the script, or where

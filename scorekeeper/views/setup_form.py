@@ -15,6 +15,7 @@ from scorekeeper.errors import Refusal
 from scorekeeper.games import GameRules
 from scorekeeper.games import Option
 from scorekeeper.games.base import Problems
+from scorekeeper.games.base import RuleError
 from scorekeeper.games.base import check_option_value
 from scorekeeper.games.i18n import Numbers
 from scorekeeper.games.i18n import _
@@ -147,7 +148,9 @@ def _seat(raw: str | None, name: str) -> int | None:
 
 
 def read_options(form: Mapping[str, str], specs: Sequence[Option]) -> dict[str, Any]:
-    """Options as typed values; a blank number means "the default"."""
+    """Options as typed values; a blank number means "the default". A number that is not a
+    whole one is kept as the text typed, for the rules to refuse; only a list of hand sizes
+    the form cannot read is refused here."""
     options: dict[str, Any] = {}
     for spec in specs:
         field = f"opt-{spec.key}"
@@ -174,13 +177,10 @@ def read_options(form: Mapping[str, str], specs: Sequence[Option]) -> dict[str, 
         elif spec.kind == "int" or (spec.choices and isinstance(spec.choices[0], int)):
             raw = ascii_digits(raw.strip())
             digits = raw.removeprefix("-")
-            if not (digits.isascii() and digits.isdigit()) or len(digits) > 9:
-                raise Refusal(
-                    "option_value",
-                    _("%(option)s must be a whole number.", option=spec.label),
-                    f"options.{spec.key}",
-                )
-            options[spec.key] = int(raw)
+            # Anything but a whole number ("2.5", "ten") stays as typed: the rules refuse it
+            # (``option_value``) with every other problem of the setup at once.
+            whole = digits.isascii() and digits.isdigit() and len(digits) <= 9
+            options[spec.key] = int(raw) if whole else raw
         else:
             options[spec.key] = raw
     return options
@@ -225,7 +225,7 @@ def follows_the_table(rules: GameRules) -> set[str]:
 def options_summary(form: Mapping[str, str], rules: GameRules) -> str:
     """The options on the form in one line: the preset they amount to, then every option that
     differs from its default ("Standard · Hook · Most cards in a hand: 5"); an empty form has
-    the defaults. A value the form cannot read is left out (the form says what is wrong)."""
+    the defaults. A value the rules do not take is left out (the form says what is wrong)."""
     specs = rules.option_specs(rules.min_players)
     by_table = follows_the_table(rules)
     values = {spec.key: spec.default for spec in specs}
@@ -233,8 +233,11 @@ def options_summary(form: Mapping[str, str], rules: GameRules) -> str:
     if form:
         for spec in specs:
             try:
-                typed.update(read_options(form, [spec]))
-            except Refusal:
+                typed.update(
+                    (key, check_option_value(spec, value))
+                    for key, value in read_options(form, [spec]).items()
+                )
+            except (Refusal, RuleError):
                 continue
     values.update(typed)
     preset_key = rules.preset_of(values)

@@ -94,7 +94,7 @@ def field(html: str, key: str) -> str:
 
 
 def example(html: str) -> str:
-    found = re.search(r'<p class="example" id="worked-example"[^>]*>(.*?)</p>', html)
+    found = re.search(r'<p class="example(?: error)?" id="worked-example"[^>]*>(.*?)</p>', html)
     assert found, "no worked example"
     parts = re.findall(r'<span class="part">([^<]*)</span>', found.group(1))
     assert re.sub(r"<[^>]+>", "", found.group(1)) == " · ".join(parts)
@@ -118,26 +118,84 @@ def test_the_new_game_page_has_the_three_values_with_steppers_and_the_example(ta
     assert ">Standard</button>" in page and "Seed rules" not in page
 
 
-def test_without_javascript_a_submit_says_the_example_of_the_values_sent(app, table):
-    ids = roster_ids(app)
-    form = {
-        "game": "oh_hell",
-        f"seat-{ids['Ann']}": "1",  # one player: refused, the form comes back
-        "opt-made_bonus": "5",
-        "opt-trick_value": "1",
-        "opt-miss_penalty": "5",
-        "opt-miss_scoring": "zero",
-    }
+def alone(app, table, **typed: str):
+    """The new-game form sent with Ann alone at the table (refused: the form comes back) and
+    the options as typed."""
+    form = {"game": "oh_hell", f"seat-{roster_ids(app)['Ann']}": "1"}
+    form |= {f"opt-{key}": value for key, value in typed.items()}
     page = table.post("/games/new?game=oh_hell", data=form)
     assert page.status_code == 422
+    return page
+
+
+def test_without_javascript_a_submit_says_the_example_of_the_values_sent(app, table):
+    five = {"trick_value": "1", "miss_penalty": "5", "miss_scoring": "zero"}
+    page = alone(app, table, made_bonus="5", **five)
     assert 'value="5"' in field(page.text, "made_bonus")
     assert example(page.text) == (
         "bid 2, took 2: 7 points · bid 1, took 3: −10 points · bid 0, took 0: 5 points"
     )
-    form["opt-made_bonus"] = "101"
-    page = table.post("/games/new?game=oh_hell", data=form)
+    page = alone(app, table, made_bonus="101", **five)
     assert "Exact-bid bonus must be from 0 to 100." in html_text(page.text)
-    assert 'value="101"' in field(page.text, "made_bonus") and example(page.text) == ""
+    assert 'value="101"' in field(page.text, "made_bonus")
+    # In the example's place, what is wrong (as the page's script says it).
+    assert example(page.text) == "Exact-bid bonus must be from 0 to 100."
+    assert 'class="example error" id="worked-example"' in page.text
+
+
+def test_a_submit_says_every_problem_at_once_and_keeps_what_was_typed(app, table):
+    bad = {"made_bonus": "2.5", "trick_value": "-1", "miss_penalty": "ten"}
+    page = alone(app, table, sequence="sideways", **bad)
+    errors = [html_text(e) for e in re.findall(r'<p class="error">([^<]*)</p>', page.text)]
+    for said in (
+        "This game needs 3 to 7 players; 1 chosen.",
+        "Exact-bid bonus must be a whole number.",
+        "Points per trick must be from 0 to 100.",
+        "Penalty per trick off must be a whole number.",
+    ):
+        assert said in errors, (said, errors)
+    assert any(e.startswith("Cards per hand must be one of") for e in errors), errors
+    # Each message beside its field, each field as typed.
+    for key, typed in bad.items():
+        assert f'value="{typed}"' in field(page.text, key)
+        box = re.search(rf'<div class="field has-error">\s*<label for="opt-{key}">', page.text)
+        assert box, key
+    assert example(page.text) == (
+        "Exact-bid bonus must be a whole number. Points per trick must be from 0 to 100. "
+        "Penalty per trick off must be a whole number."
+    )
+    # The seat kept too.
+    seat = f'name="seat-{roster_ids(app)["Ann"]}"'
+    assert re.search(rf'{seat}[^>]*>.*?value="1" selected', page.text, re.S)
+
+
+def test_a_rule_set_saved_on_the_page_keeps_any_values(app, table, api):
+    form = {"game": "oh_hell", "opt-made_bonus": "7", "opt-trick_value": "3"}
+    form |= {"opt-miss_penalty": "2", "opt-miss_scoring": "per_trick"}
+    saved = table.post(
+        "/games/new?game=oh_hell", data=form | {"rule_set_name": "Seven", "save_rule_set": "1"}
+    )
+    assert saved.status_code == 200
+    kept = api.get("/rulesets").get_json()["rule_sets"][0]["options"]
+    assert (kept["made_bonus"], kept["trick_value"], kept["miss_penalty"]) == (7, 3, 2)
+    set_id = re.search(r'name="rule_set" value="(\d+)"', saved.text).group(1)
+    page = table.get(f"/games/new?game=oh_hell&rule_set={set_id}").text
+    for key, value in (("made_bonus", 7), ("trick_value", 3), ("miss_penalty", 2)):
+        assert f'value="{value}"' in field(page, key)
+    assert example(page) == (
+        "bid 2, took 2: 13 points · bid 1, took 3: 5 points · bid 0, took 0: 7 points"
+    )
+    # Values the rules do not take are not saved, and all are said at once.
+    bad = table.post(
+        "/games/new?game=oh_hell",
+        data={"game": "oh_hell", "opt-made_bonus": "2.5", "opt-miss_penalty": "101"}
+        | {"rule_set_name": "Bad", "save_rule_set": "1"},
+    )
+    assert bad.status_code == 422
+    said = html_text(bad.text)
+    assert "Exact-bid bonus must be a whole number." in said
+    assert "Penalty per trick off must be from 0 to 100." in said
+    assert len(api.get("/rulesets").get_json()["rule_sets"]) == 1
 
 
 def test_a_preset_fills_the_values_and_the_example(app, table):
@@ -191,8 +249,10 @@ def test_the_example_is_said_again_for_any_values(table):
     bad = table.get("/games/new/example?game=oh_hell&opt-made_bonus=101&opt-miss_penalty=x")
     said = bad.get_json()
     assert said["example"] is None and said["problems"] == [
-        "Penalty per trick off must be a whole number."
+        "Exact-bid bonus must be from 0 to 100.",
+        "Penalty per trick off must be a whole number.",
     ]
+    assert said["summary"] == "Standard"  # the values refused play no part in it
     bad = table.get("/games/new/example?game=oh_hell&opt-made_bonus=101&opt-trick_value=-3")
     assert bad.get_json()["problems"] == [
         "Exact-bid bonus must be from 0 to 100.",

@@ -45,8 +45,17 @@ def example_of(made: int, missed: int, zero: int) -> str:
 
 
 def show_the_values(page) -> None:
-    """Scroll so that the worked example is at the foot of the screen (the values above it)."""
+    """Scroll so that the worked example is at the foot of the screen (the values above it),
+    and check that all of it is in sight: above the bar with Start, which stays at the bottom
+    of the screen (the page keeps what is scrolled to clear of it)."""
     page.locator(".worked-example").evaluate("(box) => box.scrollIntoView({block: 'end'})")
+    box = page.locator(".worked-example").bounding_box()
+    bar = page.locator(".start-bar").bounding_box()
+    assert box and bar and box["y"] >= 0, box
+    assert box["y"] + box["height"] <= bar["y"], (box, bar)
+    # The three values and their steppers are in sight with it.
+    field = page.locator("#opt-made_bonus").bounding_box()
+    assert field and field["y"] >= 0, field
 
 
 def assert_fits(page) -> None:
