@@ -149,6 +149,7 @@ def every_sentence(words: HandWords) -> list[str]:
         "last": 4,
         "average": "2.5",
         "problem": "X",
+        "name": "N",
     }
     sentences = []
     for name in sentence_names():

@@ -230,7 +230,7 @@ def test_knock_undercut_gin_and_draw_are_recorded_and_shown(table, app):
 
     # Totals, rounds won and the leader.
     assert re.search(
-        r'<li class="leader">\s*<span class="who">★ Ben</span>\s*'
+        r'<li class="leader">\s*<span class="who">★\sBen</span>\s*'
         r'<span class="note">1 round won · 45 to go</span>\s*'
         r'<span class="total" data-total="Ben">55',
         page,
@@ -618,7 +618,7 @@ def test_hollywood_the_sheet_shows_the_three_games_side_by_side(table, app):
     assert game_cells(sheet_row(page, 1)) == {1: [["20", "20"], []], 2: [[], []], 3: [[], []]}
     assert game_cells(sheet_row(page, 2)) == {1: [[], ["55", "55"]], 2: [[], []], 3: [[], []]}
     notes = dict(
-        re.findall(r'<span class="who">(?:★ )?(\w+)</span>\s*<span class="note">([^<]+)<', page)
+        re.findall(r'<span class="who">(?:★\s)?(\w+)</span>\s*<span class="note">([^<]+)<', page)
     )
     assert notes == {
         "Ben": "1 game won · game 2: 50 to go · game 3: 50 to go",

@@ -258,7 +258,7 @@ def test_the_standings_say_each_side_s_distance_to_the_target(table, app):
     points(table, game, 1, 1, high=1, low=2, jack="none", game=1)
     standings = re.search(r'<ol class="standings".*?</ol>', table.get(f"/games/{game}").text, re.S)
     notes = re.findall(
-        r'<span class="who">(?:★ )?(\w+)</span>\s*<span class="note">([^<]+)<', standings.group(0)
+        r'<span class="who">(?:★\s)?(\w+)</span>\s*<span class="note">([^<]+)<', standings.group(0)
     )
     assert dict(notes) == {"Ben": "made 1 of 1 · 9 to go", "Cy": "10 to go", "Ann": "11 to go"}
     # Cy (1) pitches 3 and is set back to −2: made 0 of 1, 13 to go.
@@ -266,7 +266,7 @@ def test_the_standings_say_each_side_s_distance_to_the_target(table, app):
     points(table, game, 2, 2, high=0, low=1, jack="none", game=1)
     standings = re.search(r'<ol class="standings".*?</ol>', table.get(f"/games/{game}").text, re.S)
     notes = re.findall(
-        r'<span class="who">(?:★ )?(\w+)</span>\s*<span class="note">([^<]+)<', standings.group(0)
+        r'<span class="who">(?:★\s)?(\w+)</span>\s*<span class="note">([^<]+)<', standings.group(0)
     )
     assert dict(notes)["Cy"] == "made 0 of 1 · 13 to go"
 
