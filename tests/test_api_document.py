@@ -119,6 +119,9 @@ def test_an_address_longer_than_the_app_takes_is_414_in_the_error_format(app, ap
     for item in document(app)["paths"].values():
         for operation in item.values():
             assert "414" in operation["responses"], operation["operationId"]
+            # gunicorn's own 414 beyond its limit_request_line (tests/test_gunicorn_limits.py)
+            content = operation["responses"]["414"]["content"]
+            assert set(content) == {"application/json", "text/html"}, operation["operationId"]
     assert api.get("/games?player=" + "a" * 40).status_code == 200
 
 
