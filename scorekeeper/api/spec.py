@@ -240,8 +240,15 @@ def check_json_body() -> None:
     value = request.get_json(silent=True)
     if not raw or (value is None and raw.strip() != b"null"):
         raise Refusal("invalid_json", _("The request body must be JSON."))
+    an_object(value)
+
+
+def an_object(value: Any) -> dict:
+    """A body read as JSON, refused unless it is an object (``false``, ``[]``, ``""``):
+    every body of the API, those spectree reads and the one a view reads itself (a backup)."""
     if not isinstance(value, dict):
         raise Refusal("wrong_type", _("The request body must be a JSON object."))
+    return value
 
 
 def declare(
