@@ -518,10 +518,25 @@ class Standing(Closed):
     best_score: int | None
 
 
+#: A leaderboard's variant filter: a score pad's game name, a preset's key, a scoring's
+#: values, or "" (a game without variants); a line of text, as the game names are.
+VariantFilter = Annotated[
+    str,
+    Text(
+        "VariantFilter",
+        lambda: rules_text.line_pattern(False),
+        lambda: _("The variant"),
+        60,
+        code="wrong_type",
+    ),
+]
+
+
 class LeaderboardQuery(Closed):
     """One variant of a game only (a score pad's game name, an Oh Hell preset)."""
 
-    variant: Annotated[str, Field(max_length=60)] | None = None
+    # Left out when not given (a query has no null).
+    variant: VariantFilter = None  # type: ignore[assignment]
 
 
 class Variant(Closed):
