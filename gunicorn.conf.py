@@ -26,6 +26,7 @@ forwarded_allow_ips = (
     (os.environ.get("FORWARDED_ALLOW_IPS") or "127.0.0.1,::1") if _proxy_fix else ""
 )
 # The longest request line gunicorn reads (its default, said here): the app itself answers an
-# address longer than scorekeeper.web.URL_MAX (2048) with 414 in its error format, so this
-# limit (whose answer is gunicorn's HTML page) is never the one a client meets.
+# address longer than scorekeeper.web.URL_MAX (2048) with 414 in its error format; only a
+# request line beyond this limit gets gunicorn's own 414, an HTML page (the OpenAPI document
+# describes both: scorekeeper.api.spec.EVERY).
 limit_request_line = 4094

@@ -44,6 +44,7 @@ class Answer:
     status: int
     body: bytes
     cookies: list[str] = field(default_factory=list)  # the Set-Cookie headers
+    media: str = ""  # the Content-Type's media type
 
     def json(self):
         return json.loads(self.body)
@@ -75,9 +76,11 @@ def send(
     try:
         with _opener.open(request, timeout=60) as response:
             cookies = response.headers.get_all("Set-Cookie") or []
-            return Answer(response.status, response.read(), cookies)
+            media = response.headers.get_content_type()
+            return Answer(response.status, response.read(), cookies, media)
     except urllib.error.HTTPError as error:
-        return Answer(error.code, error.read(), error.headers.get_all("Set-Cookie") or [])
+        cookies = error.headers.get_all("Set-Cookie") or []
+        return Answer(error.code, error.read(), cookies, error.headers.get_content_type())
 
 
 def at_once(count: int, action: Callable[[int], Answer]) -> list[Answer]:

@@ -183,6 +183,23 @@ def test_log_out_all_other_devices(app, account):
         assert db.session.scalar(db.select(db.func.count(LoginSession.id))) == 1
 
 
+def test_log_out_everywhere_ends_every_login_this_one_too(app, account):
+    here, second = phone(app), phone(app, ANDROID)
+    copied_here = copy_of(here, "session", "remember_token")
+    token = new_token(app.test_client())
+    assert "Log out everywhere" in here.get("/account").text
+    response = here.post("/account/logout-everywhere")
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith("/login")
+    assert "Logged out everywhere." in here.get("/login").text
+    for client in (here, second, copied_here):
+        assert not is_logged_in(client)
+    assert Api(app.test_client(), token).get("/players").status_code == 401
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count(LoginSession.id))) == 0
+    assert is_logged_in(phone(app))  # the password still logs in
+
+
 def test_the_account_page_lists_the_devices_and_marks_this_one(app, account):
     phone(app, ANDROID)
     phone(app, WINDOWS_FIREFOX)
@@ -283,6 +300,7 @@ def test_every_account_form_needs_its_csrf_token(make_app):
     for action, data in [
         ("/logout", {}),
         ("/account/logout-others", {}),
+        ("/account/logout-everywhere", {}),
         (
             "/account/password",
             {"current": PASSWORD, "password": NEW_PASSWORD, "confirm": NEW_PASSWORD},

@@ -65,6 +65,23 @@ def test_query_strings_are_names_or_game_keys(app, api):
     assert api.get("/games?game=pitch").status_code == 200
 
 
+def test_the_leaderboard_s_variant_filter_is_a_line_of_text_in_the_document_as_here(app, api):
+    """A variant is a score pad's game name, a preset's key or "" (a game without variants):
+    a control character (NUL included) or an invisible one is refused by both."""
+    operation = document(app)["paths"]["/api/v1/leaderboards/{game}"]["get"]
+    schema = next(each["schema"] for each in operation["parameters"] if each["name"] == "variant")
+    assert schema == {"$ref": "#/components/schemas/VariantFilter"}
+    variant = _schema(app, "VariantFilter")
+    for sent in ("\x00", "Cat\x01an", "a\u200bb", "\u202eCatan", "ﬁ", "x" * 61):
+        answer = api.get("/leaderboards/score_pad", query_string={"variant": sent})
+        assert answer.status_code == 400, (sent, answer.text)
+        assert answer.get_json()["errors"][0]["code"] == "wrong_type"
+        assert not variant.is_valid(sent), repr(sent)
+    for sent in ("", "Catan", "👨‍👩‍👧 night", "custom:10/1/0:per_trick", "x" * 60):
+        assert api.get("/leaderboards/score_pad", query_string={"variant": sent}).status_code == 200
+        assert variant.is_valid(sent), repr(sent)
+
+
 def test_the_hand_body_is_one_of_the_games_own(app):
     schemas = document(app)["components"]["schemas"]
     body = schemas["HandBody"]
@@ -119,6 +136,9 @@ def test_an_address_longer_than_the_app_takes_is_414_in_the_error_format(app, ap
     for item in document(app)["paths"].values():
         for operation in item.values():
             assert "414" in operation["responses"], operation["operationId"]
+            # gunicorn's own 414 beyond its limit_request_line (tests/test_gunicorn_limits.py)
+            content = operation["responses"]["414"]["content"]
+            assert set(content) == {"application/json", "text/html"}, operation["operationId"]
     assert api.get("/games?player=" + "a" * 40).status_code == 200
 
 

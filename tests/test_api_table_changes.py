@@ -4,6 +4,10 @@ the codes; every answer checked against the served OpenAPI document (the ``api``
 
 from __future__ import annotations
 
+import pytest
+from jsonschema import Draft202012Validator
+
+from tests.openapi_check import document
 from tests.replay_check import check_database
 from tests.test_table_changes_service import FOUR
 from tests.test_table_changes_service import OPENING
@@ -45,6 +49,38 @@ def test_a_late_join_a_hand_and_the_state_that_says_so(api):
     assert played["hands"][3]["players"] == [*FOUR, "Eve"]
     assert played["hands"][0]["players"] == FOUR
     assert played["totals"]["Eve"] == 32
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("note", "\x00"),  # PostgreSQL cannot store it: it was a 500 there
+        ("note", "re\x07nege"),
+        ("note", "re\u200bnege"),
+        ("player", "\x01Cy"),
+        ("player", "Cy\x00"),
+    ],
+)
+def test_an_adjustment_s_texts_refuse_control_and_invisible_characters(app, api, key, value):
+    """An adjustment's note and side are lines of text as every other text of the API: the
+    document refuses what the server refuses (422 name_invalid), and nothing is stored."""
+    game = opened(api)
+    change = {"kind": "adjust", "player": "Cy", "points": 5, "note": "renege", key: value}
+    answer = api.post(f"/games/{game}/changes", change)
+    assert answer.status_code == 422, answer.text
+    ((code, field),) = codes(answer)
+    assert code == "name_invalid" and field.rsplit(".", 1)[-1] == key, (code, field)
+    assert api.get(f"/games/{game}").get_json()["changes"] == []
+    schemas = document(app)["components"]["schemas"]
+    properties = schemas["AdjustChange"]["properties"]
+    (ref,) = [
+        each["$ref"]
+        for each in [properties[key], *properties[key].get("anyOf", [])]
+        if "$ref" in each
+    ]
+    assert not Draft202012Validator(schemas[ref.rsplit("/", 1)[1]]).is_valid(value)
+    plain = {"kind": "adjust", "player": "Cy", "points": 5, "note": "renege"}
+    assert api.post(f"/games/{game}/changes", plain).status_code == 201
 
 
 def test_a_resent_change_is_409_and_a_stranger_422(api):

@@ -135,6 +135,11 @@ def test_the_staircase_shows_the_hands_still_to_play(api, logged_in):
             {"kind": "adjust", "player": "Cy", "points": "5", "note": "n" * 201},
             "The note may be at most 200 characters.",
         ),
+        (
+            {"kind": "adjust", "player": "Cy", "points": "5", "note": "re\x07nege"},
+            "The note holds an invisible or control character (U+0007 a control character): "
+            "type it again without it.",
+        ),
         ({"kind": "schedule", "size": ["4", "99", ""]}, "At most 40 hands, each of 1 to 13 cards."),
         ({"kind": "sit_out", "player": "Zed"}, "Zed is not at the table."),
         ({"kind": "leave", "player": ""}, "Name the player."),

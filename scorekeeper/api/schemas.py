@@ -43,6 +43,7 @@ from scorekeeper.games.i18n import english
 from scorekeeper.games.schema import Bonus
 from scorekeeper.games.schema import Closed
 from scorekeeper.games.schema import NoExtra
+from scorekeeper.games.table import NOTE_LIMIT
 
 Count = Annotated[int, Field(ge=0)]
 Rate = Annotated[float | None, Field(description="null when there is nothing to divide by")]
@@ -347,8 +348,30 @@ BeforeHand = Annotated[
     Whole | None,
     Field(None, description="The hand the client believes comes next (else 409 not_next_hand)"),
 ]
-#: A team, in partnerships, by its players' names ("Eve & Cy").
-SideName = Annotated[str, Field(min_length=1, max_length=100)]
+#: Who an adjustment is for: a player, or a team in partnerships by its players' names
+#: ("Eve & Cy"); a line of text as every name is.
+SideName = Annotated[
+    str,
+    Text(
+        "SideName",
+        rules_text.line_pattern,
+        lambda: _("A name"),
+        100,
+        1,
+        lambda: _("Name the player."),
+    ),
+]
+#: An adjustment's note: a line of text, as a night's name is.
+ChangeNote = Annotated[
+    str,
+    Text(
+        "ChangeNote",
+        lambda: rules_text.line_pattern(False),
+        lambda: _("The note"),
+        NOTE_LIMIT,
+        too_long_code="text_too_long",
+    ),
+]
 
 
 class JoinChange(Closed):
@@ -396,7 +419,7 @@ class AdjustChange(Closed):
     kind: Literal["adjust"]
     player: SideName
     points: Annotated[int, Field(ge=-1000, le=1000), BeforeValidator(_integral)]
-    note: Annotated[str, Field(max_length=200)] | None = None
+    note: ChangeNote | None = None
     before_hand: BeforeHand = None
 
 
@@ -518,10 +541,25 @@ class Standing(Closed):
     best_score: int | None
 
 
+#: A leaderboard's variant filter: a score pad's game name, a preset's key, a scoring's
+#: values, or "" (a game without variants); a line of text, as the game names are.
+VariantFilter = Annotated[
+    str,
+    Text(
+        "VariantFilter",
+        lambda: rules_text.line_pattern(False),
+        lambda: _("The variant"),
+        60,
+        code="wrong_type",
+    ),
+]
+
+
 class LeaderboardQuery(Closed):
     """One variant of a game only (a score pad's game name, an Oh Hell preset)."""
 
-    variant: Annotated[str, Field(max_length=60)] | None = None
+    # Left out when not given (a query has no null).
+    variant: VariantFilter = None  # type: ignore[assignment]
 
 
 class Variant(Closed):

@@ -165,6 +165,7 @@ def document() -> dict:
                             "application/gzip": {"schema": {"type": "string", "format": "binary"}},
                         },
                     }
+                operation["responses"]["414"]["content"].update(TOO_LONG_PAGE)
                 media = RAW_MEDIA.get(operation.get("operationId"))
                 if media is not None:
                     success = operation["responses"]["200"]
@@ -192,8 +193,16 @@ def schemas_now() -> dict[str, dict]:
 
 
 #: What every operation may answer besides its own answers: an address longer than the app
-#: takes (``web.URL_MAX``, below gunicorn's ``limit_request_line``), in the error format.
-EVERY = {414: "The address (path and query) is longer than 2048 characters: uri_too_long."}
+#: takes (``web.URL_MAX``, below gunicorn's ``limit_request_line``), in the error format;
+#: longer still, the server in front answers it with a page of its own (``TOO_LONG_PAGE``).
+EVERY = {
+    414: "The address (path and query) is longer than 2048 characters: uri_too_long, in the "
+    "error format. A request line longer than the server in front of the app reads (gunicorn "
+    "with gunicorn.conf.py: 4094 bytes; a proxy: its own limit) is answered 414 by that "
+    "server, with a short HTML page of its own."
+}
+#: The media type of the 414 that gunicorn (or a proxy) writes itself.
+TOO_LONG_PAGE = {"text/html": {"schema": {"type": "string"}}}
 #: What every operation with a request body may answer besides.
 WITH_BODY = {
     400: "Not JSON (invalid_json), not an object, or not what the schema says (wrong_type, "
@@ -231,8 +240,15 @@ def check_json_body() -> None:
     value = request.get_json(silent=True)
     if not raw or (value is None and raw.strip() != b"null"):
         raise Refusal("invalid_json", _("The request body must be JSON."))
+    an_object(value)
+
+
+def an_object(value: Any) -> dict:
+    """A body read as JSON, refused unless it is an object (``false``, ``[]``, ``""``):
+    every body of the API, those spectree reads and the one a view reads itself (a backup)."""
     if not isinstance(value, dict):
         raise Refusal("wrong_type", _("The request body must be a JSON object."))
+    return value
 
 
 def declare(

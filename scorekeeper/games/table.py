@@ -23,6 +23,7 @@ from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.i18n import number
+from scorekeeper.games.text import normalize_line
 
 #: Every kind of change, in the order the pages offer them.
 KINDS = ("join", "leave", "sit_out", "substitute", "adjust", "schedule")
@@ -305,22 +306,27 @@ def check_change(
             normal["points"] = points
         note = body.get("note")
         if note is not None:
-            if not isinstance(note, str):
-                problems.add(
-                    RuleError("wrong_type", _("The note must be text."), change.field("note"))
-                )
-            elif len(note.strip()) > NOTE_LIMIT:
-                problems.add(
-                    RuleError(
-                        "text_too_long",
-                        _("The note may be at most %(count)s characters.", count=NOTE_LIMIT),
-                        change.field("note"),
-                    )
-                )
-            elif note.strip():
-                normal["note"] = note.strip()
+            with problems.check():
+                text = _note(note, change.field("note"))
+                if text:
+                    normal["note"] = text
     problems.raise_any()
     return normal
+
+
+def _note(note: object, field: str) -> str:
+    """An adjustment's note as a line of text (trimmed, spaces collapsed), refused when it
+    is no text, too long, or holds a control (NUL included) or invisible character."""
+    if not isinstance(note, str):
+        raise RuleError("wrong_type", _("The note must be text."), field)
+    text = normalize_line(note, _("The note"), field)
+    if len(text) > NOTE_LIMIT:
+        raise RuleError(
+            "text_too_long",
+            _("The note may be at most %(count)s characters.", count=NOTE_LIMIT),
+            field,
+        )
+    return text
 
 
 def starting_total(

@@ -4,8 +4,9 @@ Flask-Login keeps ``Account.get_id()`` in the session cookie and, for "stay logg
 remember-me cookie; here that id is the login's token, never the account's id (Flask-Login's
 "alternative tokens"). The user loader finds the account by the token's row, so ending a
 login (deleting its row) makes every copy of that browser's cookies worthless at once: after
-logging out, after "log out all other devices", after a password change (every login but the
-current one). A login unused for the remember-me days is void too.
+logging out, after "log out all other devices" or "log out everywhere", after a password
+change (every login but the current one). A login unused for the remember-me days is void
+too.
 """
 
 from __future__ import annotations
@@ -145,16 +146,29 @@ def end_one(account: Account, login_id: int) -> bool:
     return bool(ended)
 
 
-def end_others(account: Account, commit: bool = True) -> None:
-    """Every login of the account but this one ends, and every API token is revoked (apps
-    and scripts log in again): "log out all other devices", and a password change."""
-    others = sa.delete(LoginSession).where(LoginSession.account_id == account.id)
-    if account.login is not None:
-        others = others.where(LoginSession.id != account.login.id)
-    db.session.execute(others)
+def _end_logins(account: Account, keep: LoginSession | None) -> None:
+    """Every login of the account but ``keep`` ends, and every API token is revoked (apps
+    and scripts log in again)."""
+    ended = sa.delete(LoginSession).where(LoginSession.account_id == account.id)
+    if keep is not None:
+        ended = ended.where(LoginSession.id != keep.id)
+    db.session.execute(ended)
     db.session.execute(sa.delete(ApiToken).where(ApiToken.account_id == account.id))
+
+
+def end_others(account: Account, commit: bool = True) -> None:
+    """Every login of the account but this one ends, and every API token is revoked: "log
+    out all other devices", and a password change."""
+    _end_logins(account, account.login)
     if commit:
         db.session.commit()
+
+
+def end_everywhere(account: Account) -> None:
+    """Every login of the account ends, this one too, and every API token is revoked: "log
+    out everywhere"."""
+    _end_logins(account, None)
+    db.session.commit()
 
 
 def logins(account: Account) -> list[LoginSession]:

@@ -12,9 +12,9 @@ from flask import request
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.api import schemas as s
+from scorekeeper.api.spec import an_object
 from scorekeeper.api.spec import answers
 from scorekeeper.api.spec import declare
-from scorekeeper.errors import Refusal
 from scorekeeper.extensions import csrf
 from scorekeeper.games import GAMES
 from scorekeeper.games.i18n import _
@@ -190,8 +190,6 @@ def restore():
         raise backup.refuse(
             _("This backup is larger than the %(size)s MB this server accepts.", size=limit)
         ) from None
-    document = backup.read_document(raw, unpacked_limit())
-    if not isinstance(document, dict):  # JSON, but no object: as every body of the API
-        raise Refusal("wrong_type", _("The request body must be a JSON object."))
+    document = an_object(backup.read_document(raw, unpacked_limit()))
     counts = backup.restore_account(g.account, document)
     return s.Restored(restored=counts), 201

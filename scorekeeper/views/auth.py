@@ -183,6 +183,18 @@ def logout_others():
     return redirect(url_for("auth.account"))
 
 
+@bp.route("/account/logout-everywhere", methods=["POST"])
+@login_required
+def logout_everywhere():
+    """Log out every device, this phone too (and revoke the API tokens)."""
+    if not ActionForm().validate_on_submit():
+        return redirect(url_for("auth.account"))
+    sessions.end_everywhere(current_user._get_current_object())
+    logout_user()
+    flash(_("Logged out everywhere."), "info")
+    return redirect(url_for("auth.login"))
+
+
 @bp.route("/account/devices/<int:login_id>/logout", methods=["POST"])
 @login_required
 def logout_device(login_id: int):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from tests.browser import log_in
 from tests.browser import screenshot
 from tests.browser import sign_up
 
@@ -60,3 +61,27 @@ def test_a_wrong_current_password_says_so_and_keeps_the_fields_empty(phone):
     phone.get_by_label("New password again").fill("a brand new passphrase")
     phone.get_by_role("button", name="Change password").click()
     expect(phone.get_by_text("Password changed. Every other device is logged out.")).to_be_visible()
+
+
+def test_log_out_everywhere_in_bengali(phone, browser, live_server):
+    """ "Log out everywhere" (issue 27, item 7): one tap on the account page ends this phone's
+    login and every other one; the page fits the phone in Bengali."""
+    sign_up(phone)
+    other = browser.new_context(base_url=live_server, viewport=phone.viewport_size)
+    try:
+        second = other.new_page()
+        log_in(second)
+        phone.get_by_role("button", name="বাংলা").click()
+        phone.goto("/account")
+        everywhere = phone.get_by_role("button", name="সব ডিভাইস লগ আউট করুন", exact=True)
+        everywhere.scroll_into_view_if_needed()
+        box = everywhere.bounding_box()
+        assert box["height"] >= 44 and box["x"] + box["width"] <= phone.viewport_size["width"]
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+        screenshot(phone, "account-everywhere-bn")
+        everywhere.click()
+        expect(phone.get_by_text("সব ডিভাইস লগ আউট হয়েছে।")).to_be_visible()
+        second.goto("/account")
+        expect(second.get_by_role("heading", name="Log in")).to_be_visible()
+    finally:
+        other.close()
