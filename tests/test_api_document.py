@@ -8,10 +8,14 @@ import re
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from scorekeeper.games import GAMES
 from scorekeeper.games import text as rules_text
+from scorekeeper.games.errors import RuleError
 from scorekeeper.web import URL_MAX
 from tests.openapi_check import document
 
@@ -151,3 +155,21 @@ def test_gunicorn_reads_longer_request_lines_than_the_app_answers():
     assert limit is not None, settings
     # "DELETE " + the address + " HTTP/1.1" fits gunicorn's limit
     assert URL_MAX + len("DELETE  HTTP/1.1") < int(limit.group(1))
+
+
+#: Characters where the pattern's parts meet: letters, spaces, line breaks, the joiner, emoji
+#: parts (a picture, a skin tone, a variation selector), other pictures, invisible ones.
+TRICKY = "a é\u00a0\u3000\t\x0b\n\u200d\u200b\U0001f469\U0001f3fd\U0001f9b1\ufe0f\u2603\u2605\x00"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=TRICKY, max_size=8))
+def test_the_name_pattern_takes_a_text_exactly_when_the_checks_take_it(text):
+    """The one-line pattern (a repeated class with lookarounds, so that a generator reaches any
+    length at once) says what the services' checks say: no control or invisible character,
+    a joiner only after an emoji part and before a picture, one character that can be seen."""
+    try:
+        taken = rules_text.normalize_line(text, "A name", None) != ""
+    except RuleError:
+        taken = False
+    assert bool(re.match(rules_text.line_pattern(), text)) == taken, ascii(text)

@@ -230,27 +230,52 @@ def _classes() -> dict[str, str]:
     # examples (hypothesis) reads them in a moment, the full lists in minutes.
     for kind in ("typed", "visible"):
         found[kind] = _char_class(_complement(ranges[kind]), negated=True)
+    found["untyped"] = _char_class(_complement(ranges["typed"]))
     # Between the lines of notes: the line breaks ``str.splitlines`` reads.
-    found["breaks"] = "[\\u000b\\u000c\\u001c-\\u001e\\u0085]"
+    breaks = [[0x0B, 0x0C], [0x1C, 0x1E], [0x85, 0x85]]
+    found["breaks"] = _char_class(breaks)
+    # What a text is made of: what can be typed, and the joiner (where it may stand is said
+    # around it); for notes, the line breaks too.
+    joiner = [[ord(ZWJ), ord(ZWJ)]]
+    found["unit"] = _char_class(_complement(_merge(ranges["typed"] + joiner)), negated=True)
+    found["unit_lines"] = _char_class(
+        _complement(_merge(ranges["typed"] + joiner + breaks)), negated=True
+    )
     return found
+
+
+def _merge(ranges: list[list[int]]) -> list[list[int]]:
+    """The code point ranges in order, those that touch or overlap made one."""
+    merged: list[list[int]] = []
+    for low, high in sorted(ranges):
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], high)
+        else:
+            merged.append([low, high])
+    return merged
 
 
 @cache
 def line_pattern(required: bool = True, lines: bool = False) -> str:
     """The pattern of a one-line text (a name, a place), or of ``lines`` (notes): characters
-    the checks accept, a zero-width joiner only between two emoji (one picture of them), and,
-    when ``required``, at least one that can be seen."""
+    the checks accept, a zero-width joiner only between two emoji (after an emoji part,
+    before a picture: ``_joins_emoji``), and, when ``required``, at least one that can be
+    seen.
+
+    One class repeated, the joiner's place and the visible character said by lookarounds
+    at the start: a generator of examples (schemathesis, hypothesis) reaches any length of
+    it at once (it folds a length into the repeat), where alternatives of unlike lengths
+    made it draw and throw away for seconds a field."""
     found = _classes()
-    typed = found["typed"]
-    if lines:
-        typed = f"(?:{typed}|{found['breaks']})"
-    # An emoji, then each joiner followed by a picture (and what follows it up to the next
-    # joiner ends in an emoji part).
-    chain = f"{found['emoji']}(?:\\u200d{found['picture']}(?:{typed}*{found['emoji']})?)+"
-    unit = f"(?:{typed}|{chain})"
-    if not required:
-        return f"^{unit}*$"
-    return f"^{found['space']}*(?:{found['visible']}|{chain}){unit}*$"
+    unit = found["unit_lines" if lines else "unit"]
+    anything = "[\\s\\S]*"
+    joiner = (
+        f"(?!{anything}(?<!{found['emoji']})\\u200d)(?!{anything}\\u200d(?!{found['picture']}))"
+    )
+    # What can be typed is a space or seen: the first that is no space is seen (no line break,
+    # no joiner), and there is one.
+    seen = f"(?!{found['space']}*(?:$|{found['untyped']}))" if required else ""
+    return f"^{seen}{joiner}{unit}*$"
 
 
 @cache

@@ -390,6 +390,10 @@ def create_game(
     tries = 1
     while True:
         seated = _players_for(account, cleaned)
+        spelt = tuple(player.name for player in seated)
+        if spelt != setup.players:  # "ann" typed: Ann, as the roster spells her
+            setup = Setup(spelt, resolved, dealer_seat)
+            state = _replay(plugin, setup, [])
         game = Game(
             account_id=account.id,
             night_id=night_id,
