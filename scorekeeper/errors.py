@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the rules import nothing of the app
 STATUS_BY_CODE = {
     "invalid_json": 400,
     "wrong_type": 400,
+    "idempotency_key_invalid": 400,
     "unauthorized": 401,
     "signup_disabled": 403,
     "not_found": 404,

@@ -34,6 +34,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_login_protection(app)
     register_errorhandlers(app)
     register_security(app)
+    register_idempotency(app)
     register_i18n(app)
     register_template_helpers(app)
     worked_out_per_request(app)
@@ -185,6 +186,15 @@ def register_errorhandlers(app: Flask) -> None:
 def register_security(app: Flask) -> None:
     """Security headers on every response; Secure cookies over https."""
     from scorekeeper.views.security import register
+
+    register(app)
+
+
+def register_idempotency(app: Flask) -> None:
+    """The answers to writes sent with an Idempotency-Key, kept (after the hooks that
+    compress answers and add the security headers: it runs before them, on the answer as the
+    view and the error handlers made it)."""
+    from scorekeeper.views.idempotency import register
 
     register(app)
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import secrets
+
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
+from markupsafe import Markup
 from wtforms import BooleanField
 from wtforms import HiddenField
 from wtforms import PasswordField
@@ -79,6 +82,16 @@ class HandForm(ActionForm):
     ``seats-2`` is the third of them), so the form is read for the table it was made for."""
 
     seats = HiddenField()
+
+    def hidden_tag(self, *fields) -> Markup:
+        """The hidden fields, and a fresh idempotency key for the one form they are put in
+        (scorekeeper/views/idempotency.py): the form sent twice (a double tap, a resend after
+        a lost answer) is saved once, and answered the same both times."""
+        key = secrets.token_urlsafe(16)
+        return Markup(
+            f'{super().hidden_tag(*fields)}<input type="hidden" name="idempotency_key" '
+            f'value="{key}">'
+        )
 
 
 def show_refusal(form: FlaskForm, refusal: Refusal) -> None:

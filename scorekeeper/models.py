@@ -359,3 +359,25 @@ class PlayerStat(db.Model):
     variant: Mapped[str] = mapped_column(sa.String(60), primary_key=True)
     key: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     value: Mapped[int] = mapped_column(sa.BigInteger)
+
+
+class IdempotencyKey(db.Model):
+    """The first answer to a write sent with an ``Idempotency-Key`` (API.md, "Idempotency
+    keys"), kept per account for ``LIFETIME`` (scorekeeper/services/idempotency.py): the same
+    key with the same request gets this answer again. ``status`` is NULL while the first
+    request is being answered (the row is its claim); ``fingerprint`` is the SHA-256 of its
+    method, path and body; ``kept`` the headers that matter and the page's messages (flashes).
+    Times are seconds since the epoch, as in ``login_throttle``."""
+
+    __tablename__ = "idempotency_key"
+    __table_args__ = (sa.UniqueConstraint("account_id", "key"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(sa.String(200))
+    fingerprint: Mapped[str] = mapped_column(sa.String(64))
+    claimed_at: Mapped[float] = mapped_column(sa.Float)
+    expires_at: Mapped[float] = mapped_column(sa.Float, index=True)
+    status: Mapped[int | None] = mapped_column(default=None)
+    kept: Mapped[dict | None] = mapped_column(JSONType, default=None)
+    body: Mapped[bytes | None] = mapped_column(sa.LargeBinary, default=None)

@@ -264,6 +264,62 @@ class Errors(Closed):
         )
 
 
+# Idempotency keys (API.md, "Idempotency keys") ------------------------------------------
+
+#: An ``Idempotency-Key``: 1 to 200 printable ASCII characters, no space at either end (an
+#: HTTP header loses those on its way).
+IDEMPOTENCY_KEY = r"^[!-~](?:[ -~]{0,198}[!-~])?$"
+
+
+def idempotency_key_problem(value: str) -> str | None:
+    """What is wrong with an idempotency key (the header's or a form's), or None."""
+    if re.fullmatch(IDEMPOTENCY_KEY, value):
+        return None
+    return _(
+        "The Idempotency-Key must be 1 to 200 printable ASCII characters (letters, digits, "
+        "punctuation; no space at either end): a new random one, such as a UUID, for each "
+        "write."
+    )
+
+
+def _checked_key(value: str) -> str:
+    problem = idempotency_key_problem(value)
+    if problem is not None:
+        raise PydanticCustomError(
+            "idempotency_key_invalid", "{message}", {"message": problem, "refusal": True}
+        )
+    return value
+
+
+def _key_schema(schema: dict) -> None:
+    """The header's schema: a string of the key's form (no default: a header that is not sent
+    is no null)."""
+    schema.pop("default", None)
+    schema.pop("title", None)
+    schema.update(minLength=1, maxLength=200, pattern=IDEMPOTENCY_KEY)
+
+
+class KeyHeaders(BaseModel):
+    """The headers of a write that may be sent twice: its ``Idempotency-Key`` (optional)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    idempotency_key: Annotated[
+        str,
+        BeforeValidator(_checked_key),
+        Field(
+            alias="Idempotency-Key",
+            description="A key of the client's (1-200 printable ASCII characters, a UUID for "
+            "example): the first answer to this request is kept for 24 hours, and the same "
+            "key with the same request is answered the same again, with "
+            "`Idempotent-Replayed: true`, without a second change. The same key with another "
+            "request is 422 idempotency_mismatch; a key of another form is 400 "
+            "idempotency_key_invalid.",
+            json_schema_extra=_key_schema,
+        ),
+    ] = None  # type: ignore[assignment]
+
+
 class Credentials(Closed):
     username: Username
     password: Password

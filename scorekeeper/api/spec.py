@@ -166,6 +166,10 @@ def document() -> dict:
                         },
                     }
                 operation["responses"]["414"]["content"].update(TOO_LONG_PAGE)
+                if operation.get("operationId") in KEYED_OPERATIONS:
+                    for status, answer in operation["responses"].items():
+                        if status < "300":
+                            answer["headers"] = REPLAYED
                 media = RAW_MEDIA.get(operation.get("operationId"))
                 if media is not None:
                     success = operation["responses"]["200"]
@@ -209,6 +213,25 @@ WITH_BODY = {
     "required, name_invalid, ...).",
     413: "A body over 2 MB (a restore: over the backup limit).",
 }
+#: What every write that takes an ``Idempotency-Key`` may answer besides (API.md,
+#: "Idempotency keys"); the answer to a repeat carries ``Idempotent-Replayed: true``.
+KEYED = {
+    400: "An Idempotency-Key that is not 1 to 200 printable ASCII characters "
+    "(idempotency_key_invalid).",
+    409: "The first request with this Idempotency-Key still being answered after 10 seconds "
+    "(conflict, with Retry-After).",
+    422: "The Idempotency-Key came before with another request (idempotency_mismatch): "
+    "nothing was changed.",
+}
+REPLAYED = {
+    "Idempotent-Replayed": {
+        "description": "`true` on the answer to a repeat of an earlier request with the same "
+        "Idempotency-Key: that first answer again, nothing changed a second time.",
+        "schema": {"type": "string", "enum": ["true"]},
+    }
+}
+#: The operations that take an ``Idempotency-Key`` (their ids).
+KEYED_OPERATIONS: set[str] = set()
 
 
 def answers(*errors: int | tuple[int, str], **success: Any) -> Response:
@@ -261,13 +284,16 @@ def declare(
     raw: str | None = None,
     raw_body: type[BaseModel] | None = None,
     streamed: bool = False,
+    keyed: bool = False,
 ):
     """Declare an operation once: its body and query models (checked before the view), its
     answers (the models the view answers with), its security; ``raw`` names the media type
     of an answer that is no JSON (a CSV file), ``raw_body`` the model of a body the view
     reads itself (documented, not checked here: a backup, plain or gzipped). A ``streamed``
     answer (a whole account's backup) is documented but not checked: spectree would read all
-    of it into memory."""
+    of it into memory. A ``keyed`` operation (a write of a game) takes an ``Idempotency-Key``
+    header: declared here (``schemas.KeyHeaders``, with the 400, 409 and 422 it may add),
+    kept by the decorator the views wrap it in (``scorekeeper.views.idempotency.keyed``)."""
 
     def wrap(view):
         if json is not None:
@@ -275,11 +301,22 @@ def declare(
                 resp.code_models.setdefault(f"HTTP_{status}", schemas.Errors)
                 resp._raw_code_models.setdefault(f"HTTP_{status}", schemas.Errors)
                 resp.code_descriptions.setdefault(f"HTTP_{status}", description)
+        if keyed:
+            KEYED_OPERATIONS.add(view.__name__)
+            for status, description in KEYED.items():
+                code = f"HTTP_{status}"
+                resp.code_models.setdefault(code, schemas.Errors)
+                resp._raw_code_models.setdefault(code, schemas.Errors)
+                before = resp.code_descriptions.get(code)
+                resp.code_descriptions[code] = (
+                    f"{before} Or: {description}" if before else description
+                )
         documented = {int(code[5:]) for code in resp._raw_code_models}
         STATE_DEPENDENT[view.__name__] = tuple(sorted(documented & {409, 422}))
         validated = spec.validate(
             json=json,
             query=query,
+            headers=schemas.KeyHeaders if keyed else None,
             resp=resp,
             security=security,
             tags=list(tags),

@@ -37,6 +37,7 @@ from scorekeeper.views.common import bearer_token
 from scorekeeper.views.common import no_store
 from scorekeeper.views.common import page_number
 from scorekeeper.views.common import token_required
+from scorekeeper.views.idempotency import keyed
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
@@ -46,6 +47,17 @@ bp.after_request(no_store)
 def body() -> dict:
     """The checked request body, as sent (fields left out stay out)."""
     return request.context.json.model_dump(exclude_unset=True)
+
+
+def game_write(**declared):
+    """``declare`` for a write of a game: it also takes an ``Idempotency-Key`` (API.md,
+    "Idempotency keys"), declared in the document and kept by ``keyed`` (outside: a repeat
+    is answered as it was, without the view nor spectree)."""
+
+    def wrap(view):
+        return keyed(declare(keyed=True, **declared)(view))
+
+    return wrap
 
 
 def state(result, status: int = 200):
@@ -196,7 +208,7 @@ def delete_rule_set(rule_set_id: int):
 
 @bp.post("/games")
 @token_required
-@declare(
+@game_write(
     json=s.NewGame,
     resp=answers(
         400,
@@ -259,7 +271,7 @@ def get_game(game_id: int):
 
 @bp.patch("/games/<int:game_id>")
 @token_required
-@declare(
+@game_write(
     json=s.TableChange,
     resp=answers(
         400,
@@ -285,7 +297,7 @@ def correct_table(game_id: int):
 
 @bp.delete("/games/<int:game_id>")
 @token_required
-@declare(resp=answers(401, 404, CHANGED, HTTP_204=None))
+@game_write(resp=answers(401, 404, CHANGED, HTTP_204=None))
 def delete_game(game_id: int):
     """Delete a game for good (its hands, results and statistics)."""
     games.delete_game(games.get_game(g.account, game_id))
@@ -294,7 +306,7 @@ def delete_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/abandon")
 @token_required
-@declare(
+@game_write(
     resp=answers(
         401,
         404,
@@ -310,7 +322,9 @@ def abandon_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/resume")
 @token_required
-@declare(resp=answers(401, 404, CHANGED, (422, "The game is not abandoned."), HTTP_200=s.GameState))
+@game_write(
+    resp=answers(401, 404, CHANGED, (422, "The game is not abandoned."), HTTP_200=s.GameState)
+)
 def resume_game(game_id: int):
     """Take an abandoned game up again."""
     return state(games.resume(games.get_game(g.account, game_id)))
@@ -354,7 +368,7 @@ def _other_games_hand(game, sent: dict) -> Refusal | None:
 
 @bp.post("/games/<int:game_id>/hands")
 @token_required
-@declare(json=s.HandBody, resp=answers(400, 401, 404, *HAND_ANSWERS, HTTP_201=s.GameState))
+@game_write(json=s.HandBody, resp=answers(400, 401, 404, *HAND_ANSWERS, HTTP_201=s.GameState))
 def record_hand(game_id: int):
     """Start or record the next hand; ``number`` guards against double submission."""
     game = games.get_game(g.account, game_id)
@@ -365,7 +379,7 @@ def record_hand(game_id: int):
 
 @bp.patch("/games/<int:game_id>/hands/<int:number>")
 @token_required
-@declare(json=s.HandBody, resp=answers(400, 401, 404, *HAND_ANSWERS, HTTP_200=s.GameState))
+@game_write(json=s.HandBody, resp=answers(400, 401, 404, *HAND_ANSWERS, HTTP_200=s.GameState))
 def update_hand(game_id: int, number: int):
     """Complete or correct a hand; later hands are re-scored."""
     game = games.get_game(g.account, game_id)
@@ -376,7 +390,7 @@ def update_hand(game_id: int, number: int):
 
 @bp.delete("/games/<int:game_id>/hands/<int:number>")
 @token_required
-@declare(
+@game_write(
     resp=answers(
         401,
         404,
@@ -409,7 +423,7 @@ CHANGE_ANSWERS = (
 
 @bp.post("/games/<int:game_id>/changes")
 @token_required
-@declare(json=s.ChangeBody, resp=answers(400, 401, 404, *CHANGE_ANSWERS, HTTP_201=s.GameState))
+@game_write(json=s.ChangeBody, resp=answers(400, 401, 404, *CHANGE_ANSWERS, HTTP_201=s.GameState))
 def record_change(game_id: int):
     """Record one change of the table before the next hand (a join, a leave, a sit-out, a
     substitute, an adjustment, the schedule); ``before_hand`` guards against a resend."""
@@ -421,7 +435,7 @@ def record_change(game_id: int):
 
 @bp.patch("/games/<int:game_id>/changes/<int:change_id>")
 @token_required
-@declare(json=s.ChangeBody, resp=answers(400, 401, 404, *CHANGE_ANSWERS, HTTP_200=s.GameState))
+@game_write(json=s.ChangeBody, resp=answers(400, 401, 404, *CHANGE_ANSWERS, HTTP_200=s.GameState))
 def correct_change(game_id: int, change_id: int):
     """Correct a change (the same body as recording it); every later entry is derived again."""
     change = body()
@@ -432,7 +446,7 @@ def correct_change(game_id: int, change_id: int):
 
 @bp.delete("/games/<int:game_id>/changes/<int:change_id>")
 @token_required
-@declare(resp=answers(401, 404, *CHANGE_ANSWERS, HTTP_200=s.GameState))
+@game_write(resp=answers(401, 404, *CHANGE_ANSWERS, HTTP_200=s.GameState))
 def remove_change(game_id: int, change_id: int):
     """Remove a change (the undo of the last entry, or one further back); every later entry
     is derived again."""
@@ -441,7 +455,7 @@ def remove_change(game_id: int, change_id: int):
 
 @bp.post("/games/<int:game_id>/reopen")
 @token_required
-@declare(
+@game_write(
     resp=answers(
         401, 404, CHANGED, (422, "The game is not finished (not_finished)."), HTTP_200=s.GameState
     )
@@ -453,7 +467,7 @@ def reopen_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/close")
 @token_required
-@declare(
+@game_write(
     resp=answers(
         401,
         404,
@@ -469,7 +483,7 @@ def close_game(game_id: int):
 
 @bp.post("/games/<int:game_id>/again")
 @token_required
-@declare(
+@game_write(
     resp=answers(
         401,
         404,
@@ -491,7 +505,7 @@ def play_again(game_id: int):
 
 @bp.post("/games/<int:game_id>/share")
 @token_required
-@declare(resp=answers(401, 404, CHANGED, HTTP_201=s.ShareLink))
+@game_write(resp=answers(401, 404, CHANGED, HTTP_201=s.ShareLink))
 def share_game(game_id: int):
     """The absolute link of the game's read-only view (made on first call)."""
     game = sharing.share(games.get_game(g.account, game_id))
@@ -500,7 +514,7 @@ def share_game(game_id: int):
 
 @bp.delete("/games/<int:game_id>/share")
 @token_required
-@declare(resp=answers(401, 404, CHANGED, HTTP_204=None))
+@game_write(resp=answers(401, 404, CHANGED, HTTP_204=None))
 def unshare_game(game_id: int):
     """Revoke the read-only link: it answers 404 from now on."""
     sharing.revoke(games.get_game(g.account, game_id))

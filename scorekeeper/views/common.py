@@ -106,6 +106,13 @@ def token_required(view):
     return wrapper
 
 
+def never_kept(response: Response) -> Response:
+    """A game's page is never kept by the browser (nor its back-forward cache): Back after a
+    save asks for the game again instead of showing the hand just saved as still open."""
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
 def no_store(response: Response) -> Response:
     """API answers are never cached; a 401 says which scheme to use."""
     response.headers.setdefault("Cache-Control", "no-store")

@@ -37,7 +37,9 @@ from scorekeeper.services import table as table_changes
 from scorekeeper.services.games import Played
 from scorekeeper.views.common import check_action
 from scorekeeper.views.common import fragment_of
+from scorekeeper.views.common import never_kept
 from scorekeeper.views.common import wants_fragment
+from scorekeeper.views.idempotency import keyed
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
 from scorekeeper.views.setup_form import follows_the_table
 from scorekeeper.views.setup_form import options_need_a_look
@@ -49,6 +51,7 @@ from scorekeeper.views.setup_form import seated_count
 from scorekeeper.views.setup_form import worked_example
 
 bp = Blueprint("games", __name__, url_prefix="/games")
+bp.after_request(never_kept)
 
 
 @bp.before_request
@@ -387,6 +390,7 @@ def _read_hand(game, phase: str) -> dict:
 
 
 @bp.post("/<int:game_id>/hands")
+@keyed
 def record(game_id: int):
     """Record the next hand (a form always carries the hand number it was made for)."""
     game = owned_action(game_id)
@@ -400,6 +404,7 @@ def record(game_id: int):
 
 
 @bp.post("/<int:game_id>/hands/<int:number>")
+@keyed
 def update(game_id: int, number: int):
     """Complete a hand (its tricks) or correct it (bids and tricks)."""
     game = owned_action(game_id)
@@ -460,6 +465,7 @@ def _render_edit(result: Played, number: int, refusal=None):
 
 
 @bp.post("/<int:game_id>/hands/<int:number>/undo")
+@keyed
 def undo(game_id: int, number: int):
     """Undo the last hand."""
     game = owned_action(game_id)
@@ -474,6 +480,7 @@ def undo(game_id: int, number: int):
 
 
 @bp.post("/<int:game_id>/changes/<int:change_id>/undo")
+@keyed
 def undo_change(game_id: int, change_id: int):
     """Undo a change of the table (the sheet offers the last entry of the record)."""
     game = owned_action(game_id)
@@ -489,6 +496,7 @@ def undo_change(game_id: int, change_id: int):
 
 
 @bp.post("/<int:game_id>/reopen")
+@keyed
 def reopen(game_id: int):
     """Reopen a finished game to correct a mistake."""
     game = owned_action(game_id)
@@ -502,6 +510,7 @@ def reopen(game_id: int):
 
 
 @bp.post("/<int:game_id>/again")
+@keyed
 def play_again(game_id: int):
     """A finished game's table again in one tap: a new game with the same seats, options and
     night, the first dealer one seat to the left."""
@@ -532,6 +541,7 @@ def next_game(game) -> games.NextGame | None:
 
 
 @bp.post("/<int:game_id>/close")
+@keyed
 def close(game_id: int):
     """Close a reopened game again."""
     game = owned_action(game_id)
@@ -543,6 +553,7 @@ def close(game_id: int):
 
 
 @bp.route("/<int:game_id>/table", methods=["GET", "POST"])
+@keyed
 def table(game_id: int):
     """Correct the table after the start: who sat in each seat, who dealt first."""
     game = games.get_game(current_user, game_id)
@@ -636,6 +647,7 @@ def delete(game_id: int):
 
 
 @bp.post("/<int:game_id>/abandon")
+@keyed
 def abandon(game_id: int):
     """Leave an unfinished game: it stays in history, marked as not finished."""
     game = owned_action(game_id)
@@ -649,6 +661,7 @@ def abandon(game_id: int):
 
 
 @bp.post("/<int:game_id>/resume")
+@keyed
 def resume(game_id: int):
     """Take an abandoned game up again."""
     game = owned_action(game_id)

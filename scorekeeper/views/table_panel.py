@@ -32,10 +32,13 @@ from scorekeeper.services import games
 from scorekeeper.services import players as roster
 from scorekeeper.services import table
 from scorekeeper.views.common import check_action
+from scorekeeper.views.common import never_kept
 from scorekeeper.views.games import game_page
 from scorekeeper.views.games import owned_action
+from scorekeeper.views.idempotency import keyed
 
 bp = Blueprint("table_panel", __name__, url_prefix="/games")
+bp.after_request(never_kept)
 
 
 @bp.before_request
@@ -51,6 +54,7 @@ def panel(game_id: int):
 
 
 @bp.post("/<int:game_id>/table/changes")
+@keyed
 def record(game_id: int):
     """Record one change before the next hand; back to the game, saying it."""
     kind = request.form.get("kind", "")
@@ -86,6 +90,7 @@ def edit(game_id: int, change_id: int):
 
 
 @bp.post("/<int:game_id>/table/changes/<int:change_id>")
+@keyed
 def correct(game_id: int, change_id: int):
     """Correct a change: the record is replayed with it; a later entry it would break is
     refused beside the form, with what was typed."""
@@ -109,6 +114,7 @@ def correct(game_id: int, change_id: int):
 
 
 @bp.post("/<int:game_id>/table/changes/<int:change_id>/remove")
+@keyed
 def remove(game_id: int, change_id: int):
     """Remove a change (the last one: its undo; an earlier one when nothing after it
     depends on it); everything after it is derived again."""
