@@ -63,9 +63,12 @@ run: migrate
 # keeps the test modules it rewrote (__pycache__) for the other workers and the next run.
 # --maxschedchunk 1: a worker is handed the next test when it is free, in the order of
 # tests/conftest.py (longest first), not a quarter of the suite at once.
+# The SQLite pass has one worker more: its browser tests wait on Chromium and the live server
+# for about a third of their time, which a third worker fills (2 workers left a core idle
+# for a quarter of the run once the PostgreSQL pass beside it was done).
 JOBS ?= 2
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --maxschedchunk 1 \
-	--durations=25
+SQLITE_JOBS ?= 3
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest --maxschedchunk 1 --durations=25
 # The PostgreSQL pass leaves out what would only run the same again: the tests that touch no
 # database (marked pure by tests/conftest.py), the browser tests, and the tests marked once
 # (they use the database, but what they check does not depend on which).
@@ -78,10 +81,10 @@ test: $(VENV)/.installed-test translations
 	trap '[ -n "$$pg" ] && kill $$pg 2>/dev/null; rm -f "$$log"' EXIT; \
 	if [ -n "$$url" ]; then \
 		echo "PostgreSQL pass ($$url, -m \"$(PG_MARKS)\") running beside the SQLite pass"; \
-		DATABASE_URL="$$url" $(PYTEST) -m "$(PG_MARKS)" $(PYTEST_ARGS) >"$$log" 2>&1 & pg=$$!; \
+		DATABASE_URL="$$url" $(PYTEST) -n $(JOBS) -m "$(PG_MARKS)" $(PYTEST_ARGS) >"$$log" 2>&1 & pg=$$!; \
 	fi; \
 	echo "SQLite pass"; \
-	$(PYTEST) $(PYTEST_ARGS); sqlite=$$?; \
+	$(PYTEST) -n $(SQLITE_JOBS) $(PYTEST_ARGS); sqlite=$$?; \
 	if [ -z "$$url" ]; then \
 		echo "PostgreSQL skipped: no server answered at $${PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}."; \
 		exit $$sqlite; \
@@ -95,7 +98,7 @@ test: $(VENV)/.installed-test translations
 # The quick loop while working: the rules and the service, page and API tests on SQLite; no
 # browser, no drills, nothing marked slow (under two minutes on two cores).
 test-fast: $(VENV)/.installed-test translations
-	$(PYTEST) -m "not browser and not drill and not slow" $(PYTEST_ARGS)
+	$(PYTEST) -n $(JOBS) -m "not browser and not drill and not slow" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
