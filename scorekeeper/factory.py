@@ -34,6 +34,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_login_protection(app)
     register_errorhandlers(app)
     register_security(app)
+    register_static_files(app)
     register_i18n(app)
     register_template_helpers(app)
     worked_out_per_request(app)
@@ -140,6 +141,7 @@ def register_blueprints(app: Flask) -> None:
     """Pages and the JSON API."""
     from scorekeeper.views import api
     from scorekeeper.views import api_history
+    from scorekeeper.views import app_shell
     from scorekeeper.views import auth
     from scorekeeper.views import game_assets
     from scorekeeper.views import games
@@ -150,6 +152,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.views import table_panel
 
     app.register_blueprint(main.bp)
+    app.register_blueprint(app_shell.bp)
     app.register_blueprint(game_assets.bp)
     app.jinja_loader = ChoiceLoader([app.jinja_loader, game_assets.GameTemplateLoader()])
     app.register_blueprint(auth.bp)
@@ -185,6 +188,14 @@ def register_errorhandlers(app: Flask) -> None:
 def register_security(app: Flask) -> None:
     """Security headers on every response; Secure cookies over https."""
     from scorekeeper.views.security import register
+
+    register(app)
+
+
+def register_static_files(app: Flask) -> None:
+    """Static files shrunk and compressed once, at the best level (after the extensions:
+    Flask-Compress then leaves them as they are)."""
+    from scorekeeper.views.static_files import register
 
     register(app)
 
