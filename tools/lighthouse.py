@@ -19,32 +19,29 @@ import re
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-from http.cookiejar import CookieJar
 from pathlib import Path
-from urllib.parse import urlencode
-from urllib.request import HTTPCookieProcessor
-from urllib.request import Request
-from urllib.request import build_opener
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from tests.live import send  # noqa: E402 (the repository's root first)
+from tests.live import serving  # noqa: E402
 
 LIGHTHOUSE = ROOT / "tests" / "lighthouse" / "node_modules" / ".bin" / "lighthouse"
 REPORT = ROOT / "tests" / "lighthouse" / "report.json"
 CATEGORIES = ("performance", "accessibility", "best-practices")
 THRESHOLD = 0.95
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+USER = "friday-club"
 PASSWORD = "correct horse battery"
 
 
-def serve(folder: str) -> str:
-    """The app on a free port, on its own database in ``folder``; its address."""
+def made_app(folder: str):
+    """The app on its own SQLite database in ``folder``, migrated."""
     os.environ["INSTANCE_PATH"] = folder
     logging.disable(logging.INFO)  # the server's and the migrations' lines
     from flask_migrate import upgrade
-    from werkzeug.serving import make_server
 
     from scorekeeper import create_app
 
@@ -57,53 +54,38 @@ def serve(folder: str) -> str:
     )
     with app.app_context():
         upgrade()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}"
+    return app
 
 
 def game_and_cookie(base: str) -> tuple[str, str]:
     """An account with an Oh Hell game of five hands, made through the API; the address of
     the game's page and the Cookie header of a login."""
-    jar = CookieJar()
-    opener = build_opener(HTTPCookieProcessor(jar))
-
-    def call(path: str, body=None, headers=None, form=None, method=None):
-        headers = dict(headers or {})
-        data = None
-        if body is not None:
-            data = json.dumps(body).encode()
-            headers["Content-Type"] = "application/json"
-        if form is not None:
-            data = urlencode(form).encode()
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-        sent = Request(base + path, data=data, headers=headers, method=method)
-        with opener.open(sent) as answer:
-            return answer.read().decode()
-
-    call("/api/v1/accounts", {"username": "friday-club", "password": PASSWORD})
-    basic = base64.b64encode(f"friday-club:{PASSWORD}".encode()).decode()
-    token = json.loads(call("/api/v1/tokens", None, {"Authorization": f"Basic {basic}"}, method="POST"))["token"]
-    bearer = {"Authorization": f"Bearer {token}"}
+    send(base + "/api/v1/accounts", "POST", json_body={"username": USER, "password": PASSWORD})
+    basic = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+    token = send(base + "/api/v1/tokens", "POST", headers={"Authorization": f"Basic {basic}"})
+    bearer = {"Authorization": f"Bearer {token.json()['token']}"}
     for name in PLAYERS:
-        call("/api/v1/players", {"name": name}, bearer)
-    game = json.loads(call("/api/v1/games", {"game": "oh_hell", "players": PLAYERS}, bearer))
+        send(base + "/api/v1/players", "POST", json_body={"name": name}, headers=bearer)
+    body = {"game": "oh_hell", "players": PLAYERS}
+    game = send(base + "/api/v1/games", "POST", json_body=body, headers=bearer).json()["id"]
     for number in range(1, 6):
         bids = {name: (number if name == PLAYERS[number % 4] else 0) for name in PLAYERS}
-        call(f"/api/v1/games/{game['id']}/hands", {"bids": bids, "tricks": bids}, bearer)
-    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', call("/login"))
-    form = {"csrf_token": csrf.group(1), "username": "friday-club", "password": PASSWORD}
-    call("/login", form=form)
-    cookie = "; ".join(f"{c.name}={c.value}" for c in jar if c.name != "lang")
-    return f"{base}/games/{game['id']}", cookie
+        hand = {"bids": bids, "tricks": bids}
+        send(f"{base}/api/v1/games/{game}/hands", "POST", json_body=hand, headers=bearer)
+    form = send(base + "/login")
+    csrf = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', form.body).group(1)
+    session = "; ".join(cookie.split(";")[0] for cookie in form.cookies)
+    fields = {"csrf_token": csrf.decode(), "username": USER, "password": PASSWORD}
+    login = send(base + "/login", "POST", data=fields, headers={"Cookie": session})
+    assert login.status == 302, login.body
+    return f"{base}/games/{game}", "; ".join(cookie.split(";")[0] for cookie in login.cookies)
 
 
 def main() -> int:
     if not LIGHTHOUSE.exists():
         print("Lighthouse is not installed: npm ci --prefix tests/lighthouse", file=sys.stderr)
         return 2
-    with tempfile.TemporaryDirectory() as folder:
-        base = serve(folder)
+    with tempfile.TemporaryDirectory() as folder, serving(made_app(folder)) as base:
         url, cookie = game_and_cookie(base)
         env = {**os.environ, "CHROME_PATH": os.environ.get("CHROME_PATH", "/usr/bin/chromium")}
         started = time.monotonic()
@@ -128,6 +110,9 @@ def main() -> int:
         )
         took = time.monotonic() - started
     report = json.loads(REPORT.read_text())
+    if report["finalDisplayedUrl"] != url:  # not logged in: the login page was measured
+        print(f"Lighthouse ended on {report['finalDisplayedUrl']}, not {url}", file=sys.stderr)
+        return 1
     failing = []
     for key in CATEGORIES:
         category = report["categories"][key]
