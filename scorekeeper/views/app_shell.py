@@ -153,7 +153,8 @@ def worker():
     script = render_template("shell/sw.js", config=worker_config())
     response = Response(script, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    response.add_etag()  # the browser's check at each page: "not modified", without a body
+    return response.make_conditional(request)
 
 
 @bp.get("/offline")
