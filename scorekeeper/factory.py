@@ -35,6 +35,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_errorhandlers(app)
     register_security(app)
     register_idempotency(app)
+    register_static_files(app)
     register_i18n(app)
     register_template_helpers(app)
     worked_out_per_request(app)
@@ -141,6 +142,7 @@ def register_blueprints(app: Flask) -> None:
     """Pages and the JSON API."""
     from scorekeeper.views import api
     from scorekeeper.views import api_history
+    from scorekeeper.views import app_shell
     from scorekeeper.views import auth
     from scorekeeper.views import game_assets
     from scorekeeper.views import games
@@ -151,6 +153,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.views import table_panel
 
     app.register_blueprint(main.bp)
+    app.register_blueprint(app_shell.bp)
     app.register_blueprint(game_assets.bp)
     app.jinja_loader = ChoiceLoader([app.jinja_loader, game_assets.GameTemplateLoader()])
     app.register_blueprint(auth.bp)
@@ -195,6 +198,14 @@ def register_idempotency(app: Flask) -> None:
     compress answers and add the security headers: it runs before them, on the answer as the
     view and the error handlers made it)."""
     from scorekeeper.views.idempotency import register
+
+    register(app)
+
+
+def register_static_files(app: Flask) -> None:
+    """Static files shrunk and compressed once, at the best level (after the extensions:
+    Flask-Compress then leaves them as they are)."""
+    from scorekeeper.views.static_files import register
 
     register(app)
 

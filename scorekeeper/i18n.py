@@ -153,6 +153,20 @@ def day(value: date | datetime, form: str = "full") -> str:
     return _native_digits(babel_format_date(value, format=form, locale=shown), code)
 
 
+def time_words() -> dict[str, str]:
+    """How the reader writes a time of day, for a script that writes one (the browser's own
+    ``Intl`` knows no Sundanese or Lao): CLDR's short time pattern ("HH:mm", "h:mm a") and
+    the names of the two halves of the day; ``Words.time`` (static/js/words.js) fills them in
+    with the reader's digits."""
+    locale = Locale.parse(DATE_LOCALES.get(locale_code(), locale_code()))
+    periods = locale.day_periods["format"]["abbreviated"]
+    return {
+        "time_pattern": str(locale.time_formats["short"].pattern),
+        "am": periods["am"],
+        "pm": periods["pm"],
+    }
+
+
 def gettext(message: str) -> str:
     """``message`` in the reader's language, placeholders left as they are."""
     return _translations().ugettext(message)
@@ -258,3 +272,11 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["languages"] = LANGUAGES
     app.jinja_env.globals["locale_code"] = locale_code
     app.jinja_env.globals["lang_attr"] = lambda code: Markup(f' lang="{code}"')
+    app.jinja_env.globals["time_words"] = time_words
+
+    @app.after_request
+    def content_language(response):
+        """A page says its language (the service worker shows its offline page in it)."""
+        if response.mimetype == "text/html":
+            response.headers.setdefault("Content-Language", locale_code())
+        return response

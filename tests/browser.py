@@ -63,18 +63,26 @@ def live_server(make_app):
         server.server_close()
 
 
+def phone_settings(live_server, size=PHONE, scheme="light", service_workers="block") -> dict:
+    """A phone's settings for a browser context: its screen, touch, colours, the live server.
+
+    service_workers: the app's service worker is left out ("block") but where a test is about
+    it ("allow", tests/e2e/test_phone_offline.py): it would precache every static file in
+    each test's new context, and requests it answers are out of ``page.route``'s reach."""
+    return {
+        "service_workers": service_workers,
+        "viewport": size,
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+        "base_url": live_server,
+        "color_scheme": scheme,
+    }
+
+
 def open_phone(browser, live_server, size=PHONE, scheme="light", bypass_csp=False):
     # bypass_csp: only for the accessibility check, which injects axe-core into the pages.
-    context = browser.new_context(
-        bypass_csp=bypass_csp,
-        viewport=size,
-        device_scale_factor=2,
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server,
-        color_scheme=scheme,
-    )
-    return context
+    return browser.new_context(bypass_csp=bypass_csp, **phone_settings(live_server, size, scheme))
 
 
 @pytest.fixture

@@ -45,7 +45,10 @@ TECHNICAL = {
     "views/helpers.py": {'<link rel="stylesheet" href="{}">', '<script src="{}" defer></script>'},
     "views/main.py": {"SELECT 1"},
     "views/security.py": {
-        *(f"{directive}-src '" for directive in ("default", "script", "style", "img", "connect")),
+        *(
+            f"{directive}-src '"
+            for directive in ("default", "script", "style", "img", "connect", "worker", "manifest")
+        ),
         *(f"{directive} '" for directive in ("object-src", "base-uri", "form-action")),
         "frame-ancestors '",
         "public, max-age=31536000, immutable",

@@ -2,58 +2,24 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-from functools import cache
-from pathlib import Path
 
 from babel.lists import format_list
 from flask import Flask
 from flask import has_request_context
-from flask import url_for
 from markupsafe import Markup
 
 from scorekeeper.games import GAMES
 from scorekeeper.i18n import locale_code
 from scorekeeper.i18n import number
 from scorekeeper.services.nights import night_title
+from scorekeeper.views.assets import asset_url
+from scorekeeper.views.assets import static_url
 from scorekeeper.views.common import wants_fragment
-from scorekeeper.views.game_assets import folder_of
 from scorekeeper.views.sheet import sheet_of
 
 
 def register(app: Flask) -> None:
-    static_root = Path(app.static_folder)
-
-    @cache
-    def fingerprint(filename: str) -> str:
-        path = static_root / filename
-        if not path.is_file():
-            return "0"
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:10]
-
-    def static_url(filename: str) -> str:
-        """The URL of a static file with its content hash, so it can be cached for a year."""
-        version = fingerprint(filename) if not app.debug else fingerprint.__wrapped__(filename)
-        return url_for("static", filename=filename, v=version)
-
-    app.jinja_env.globals["static_url"] = static_url
-
-    @cache
-    def game_fingerprint(kind: str, filename: str) -> str:
-        path = folder_of(kind).static_folder / filename
-        return hashlib.sha256(path.read_bytes()).hexdigest()[:10]
-
-    def asset_url(kind: str, filename: str) -> str:
-        """The URL of a game's or a family's own static file (``asset_url("bidding",
-        "bidding.js")``), with its content hash."""
-        version = (
-            game_fingerprint(kind, filename)
-            if not app.debug
-            else game_fingerprint.__wrapped__(kind, filename)
-        )
-        return url_for("game_assets.static", key=kind, filename=filename, v=version)
-
     def game_assets(kind: str, scripts: bool = True) -> Markup:
         """The ``<link>`` and ``<script>`` tags of a game's own ``game.css`` and ``game.js``."""
         plugin = GAMES[kind]
@@ -67,6 +33,7 @@ def register(app: Flask) -> None:
             tags.append(Markup(tag).format(asset_url(kind, filename)))
         return Markup("\n  ").join(tags)
 
+    app.jinja_env.globals["static_url"] = static_url
     app.jinja_env.globals["game_assets"] = game_assets
     app.jinja_env.globals["asset_url"] = asset_url
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions

@@ -12,6 +12,9 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",
+        # The service worker (/sw.js) and the web manifest: the app's own, nothing else.
+        "worker-src 'self'",
+        "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
@@ -22,19 +25,26 @@ CONTENT_SECURITY_POLICY = "; ".join(
 
 #: Endpoints serving static files (their URLs carry a content hash, ``?v=``).
 STATIC_ENDPOINTS = {"static", "game_assets.static"}
+#: Static files a browser may open as a document of their own (an SVG can hold a script).
+DOCUMENT_TYPES = {"image/svg+xml", "text/html"}
 
 
 def register(app: Flask) -> None:
     @app.after_request
     def secure_headers(response):
         headers = response.headers
-        headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        hashed = request.endpoint in STATIC_ENDPOINTS and bool(request.args.get("v"))
         headers.setdefault("X-Content-Type-Options", "nosniff")
-        headers.setdefault("X-Frame-Options", "DENY")
-        headers.setdefault("Referrer-Policy", "same-origin")
+        if not hashed or response.mimetype in DOCUMENT_TYPES:
+            # What a document obeys (a stylesheet, a script or a PNG is none: a browser reads
+            # these headers on pages, frames and workers only, so a file goes without them and
+            # a page's first load stays small).
+            headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+            headers.setdefault("X-Frame-Options", "DENY")
+            headers.setdefault("Referrer-Policy", "same-origin")
         if request.is_secure:
             headers.setdefault("Strict-Transport-Security", "max-age=31536000")
-        if request.endpoint in STATIC_ENDPOINTS and request.args.get("v"):
+        if hashed:
             # The URL carries the file's content hash: it never changes under this name.
             headers["Cache-Control"] = "public, max-age=31536000, immutable"
         return response

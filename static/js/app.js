@@ -247,7 +247,30 @@ function seatPicker() {
   });
 }
 
+// The service worker (templates/shell/sw.js): copies of the game pages and a page of its own
+// for when there is no connection. Registered once the page is drawn, never before. A page
+// asks it to keep a copy of itself when it came before the worker, and after a save made in
+// place. A copy shown offline says so at the top ("Offline copy from 21:14").
+function offline() {
+  const root = document.documentElement;
+  if (root.dataset.offlineCopy) {
+    const words = Words.of(document.body);
+    const mark = Object.assign(document.createElement("p"), { className: "offline-mark" });
+    mark.setAttribute("role", "status");
+    mark.textContent = Words.fill(words.offline_copy || "", { time: Words.time(new Date(root.dataset.offlineCopy), words) });
+    document.getElementById("main").before(mark);
+  }
+  const worker = navigator.serviceWorker;
+  if (!worker || !document.body.dataset.sw) return;
+  const keep = () => worker.ready.then((registration) => registration.active.postMessage({ keep: location.pathname }));
+  const register = () => worker.register(document.body.dataset.sw).then(() => worker.controller || keep(), () => {});
+  if (document.readyState === "complete") register();
+  else window.addEventListener("load", register, { once: true });
+  document.addEventListener("sk:page", keep);
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  offline();
   keepAwake();
   confirmations();
   inplaceForms();

@@ -6,8 +6,19 @@
 "use strict";
 
 window.Words = (function () {
-  const digits = new Intl.NumberFormat(document.documentElement.lang || "en", { useGrouping: false });
+  const lang = document.documentElement.lang || "en";
+  const digits = new Intl.NumberFormat(lang, { useGrouping: false });
+  const twoDigits = new Intl.NumberFormat(lang, { useGrouping: false, minimumIntegerDigits: 2 });
   const number = (value) => digits.format(value).replace("-", "−");
+  // A time of day as the reader writes it: the words give CLDR's pattern ("HH:mm", "h:mm a")
+  // and the halves of the day (the server's time_words), filled in with the reader's digits.
+  const time = (date, words) =>
+    String(words.time_pattern || "").replace(/([Hhma])\1*/g, (token) => {
+      const hours = date.getHours();
+      if (token[0] === "a") return hours < 12 ? words.am : words.pm;
+      const value = { H: hours, h: hours % 12 || 12, m: date.getMinutes() }[token[0]];
+      return (token.length > 1 ? twoDigits : digits).format(value);
+    });
   const fill = (text, values) =>
     String(text).replace(/\{(\w+)\}/g, (whole, key) =>
       key in values ? (typeof values[key] === "number" ? number(values[key]) : String(values[key])) : whole);
@@ -19,5 +30,5 @@ window.Words = (function () {
       return {};
     }
   };
-  return { number, fill, of };
+  return { number, fill, of, time };
 })();

@@ -1,0 +1,145 @@
+// Scorekeeper's service worker. The app serves it at /sw.js and fills in CONFIG
+// (scorekeeper/views/app_shell.py). Written for this app, without a library: see the README,
+// "Dependencies".
+//
+// - install: keep every static file (by its hashed URL) and the offline page in each language.
+// - activate: drop what an earlier version kept (the copies of the game pages stay).
+// - a static file: from the cache, else from the network.
+// - a game page: from the network, and a copy kept; without a connection, the copy, which the
+//   page marks "Offline copy from 21:14" (static/js/app.js).
+// - any other page: from the network; without a connection, the offline page, in the language
+//   of the last page seen, listing the games kept (static/js/offline.js).
+// - a write (POST): to the network, untouched (see ``write``).
+"use strict";
+
+const CONFIG = {{ config|tojson }};
+const STATIC = `sk-static-${CONFIG.version}`;
+const PAGES = CONFIG.pages;
+const STATE = "sk-state";
+const GAME_PAGE = new RegExp(CONFIG.game_page);
+const LOOSE = { ignoreVary: true };
+
+self.addEventListener("install", (event) => {
+  // Without the phone's cookies: what is kept here is the same for every reader.
+  const wanted = CONFIG.precache.concat(Object.values(CONFIG.offline))
+    .map((url) => new Request(url, { credentials: "omit" }));
+  event.waitUntil(caches.open(STATIC).then((cache) => cache.addAll(wanted)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(caches.keys()
+    .then((names) => Promise.all(names
+      .filter((name) => name.startsWith("sk-static-") && name !== STATIC)
+      .map((name) => caches.delete(name))))
+    .then(() => self.clients.claim()));
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method !== "GET") write(event, url);
+  else if (request.mode === "navigate") {
+    event.respondWith(GAME_PAGE.test(url.pathname) ? gamePage(event, url) : page(event));
+  } else if (url.pathname.startsWith(CONFIG.static)) event.respondWith(staticFile(request));
+});
+
+// A page asks for a copy of itself (its first load came before the worker; a save made in
+// place changed it): { keep: "/games/12" }.
+self.addEventListener("message", (event) => {
+  const path = event.data && event.data.keep;
+  if (typeof path !== "string" || !GAME_PAGE.test(path)) return;
+  const url = new URL(path, self.location.origin).href;
+  event.waitUntil(fetch(url, { credentials: "same-origin" })
+    .then((response) => (response.ok && !response.redirected ? keep(url, response) : null))
+    .catch(() => {}));
+});
+
+// A write goes to the network as the page sent it; the outbox (kept writes, sent when the
+// link is back) will take them here. Logging out takes the copies of the game pages with it.
+function write(event, url) {
+  if (url.pathname === CONFIG.logout) event.waitUntil(caches.delete(PAGES));
+}
+
+async function staticFile(request) {
+  const kept = await caches.match(request, LOOSE);
+  if (kept) return kept;
+  try {
+    return await fetch(request);
+  } catch (error) {
+    // A copy made by an earlier release asks for its own version of a file: today's serves.
+    return (await caches.match(request, { ignoreSearch: true, ignoreVary: true })) || Response.error();
+  }
+}
+
+async function gamePage(event, url) {
+  const key = url.origin + url.pathname; // ?sheet=all is the same game
+  let response;
+  try {
+    response = await fetch(event.request);
+  } catch (error) {
+    return (await keptCopy(key)) || offlinePage();
+  }
+  remember(event, response);
+  if (response.ok) event.waitUntil(keep(key, response.clone()));
+  else if (response.type === "opaqueredirect") event.waitUntil(caches.delete(PAGES)); // logged out
+  else if (response.status === 404) event.waitUntil(caches.open(PAGES).then((cache) => cache.delete(key)));
+  else if (response.status >= 500) return (await keptCopy(key)) || response;
+  return response;
+}
+
+async function page(event) {
+  try {
+    const response = await fetch(event.request);
+    remember(event, response);
+    return response;
+  } catch (error) {
+    return offlinePage();
+  }
+}
+
+// The copy of a game page, with the time it was made; the oldest copies beyond
+// CONFIG.kept_pages are dropped.
+async function keep(key, response) {
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  headers.delete("Content-Encoding");
+  headers.set(CONFIG.kept_at, new Date().toISOString());
+  const copy = new Response(await response.blob(), { status: 200, headers });
+  const cache = await caches.open(PAGES);
+  await cache.put(key, copy);
+  const keys = await cache.keys();
+  if (keys.length <= CONFIG.kept_pages) return;
+  const dated = await Promise.all(keys.map(async (request) =>
+    [request, (await cache.match(request, LOOSE)).headers.get(CONFIG.kept_at) || ""]));
+  dated.sort((a, b) => a[1].localeCompare(b[1]));
+  await Promise.all(dated.slice(0, keys.length - CONFIG.kept_pages).map(([request]) => cache.delete(request)));
+}
+
+// The kept copy, marked as one (the page's own headers, its Content-Security-Policy too).
+async function keptCopy(key) {
+  const copy = await (await caches.open(PAGES)).match(key, LOOSE);
+  if (!copy) return null;
+  const html = (await copy.text())
+    .replace("<html ", `<html data-offline-copy="${copy.headers.get(CONFIG.kept_at)}" `);
+  return new Response(html, { status: 200, headers: copy.headers });
+}
+
+// The language of the pages (their Content-Language), remembered for the offline page.
+let language = null;
+
+function remember(event, response) {
+  const code = response.headers.get("Content-Language");
+  if (!(code in CONFIG.offline) || code === language) return;
+  language = code;
+  event.waitUntil(caches.open(STATE).then((cache) => cache.put("language", new Response(code))));
+}
+
+async function offlinePage() {
+  if (!language) {
+    const saved = await (await caches.open(STATE)).match("language");
+    language = saved ? await saved.text() : CONFIG.default_language;
+  }
+  const url = CONFIG.offline[language] || CONFIG.offline[CONFIG.default_language];
+  return (await caches.match(url, LOOSE)) || Response.error();
+}

@@ -1,0 +1,183 @@
+"""The installable app on a 390x844 phone: a game page's first load stays small, the service
+worker becomes active, Chromium's own installability check finds nothing missing, and without
+a connection the game page opened before shows its copy, marked with the time it was made,
+while a page never opened shows the offline page listing that game; both in the language of
+the pages last seen (Bengali here, after English: its words and its digits)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser import CHROMIUM
+from tests.browser import LAUNCH_ARGS
+from tests.browser import PHONE
+from tests.browser import phone_settings
+from tests.browser import screenshot
+
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+PASSWORD = "correct horse battery"
+#: The most a game page's first load may bring over the wire: the document and its
+#: stylesheets and scripts as sent (compressed); the worker's own script and what it fetches
+#: after the page is drawn are not part of it. The answers' headers are counted apart: on
+#: HTTP/1.1 (the test server) they come to about 2.5 KB more, on HTTP/2 (behind a proxy) the
+#: same headers again cost a few bytes each (HPACK).
+FIRST_LOAD_BUDGET = 15 * 1024
+BENGALI_DIGIT = re.compile("[০-৯]")
+
+
+def logged_in_with_a_game(context) -> int:
+    """An account, its players and an Oh Hell game with two hands, made through the API and the
+    login form in the context's own cookie jar: the browser has fetched nothing yet."""
+    request = context.request
+    assert request.post(
+        "/api/v1/accounts", data={"username": "friday-club", "password": PASSWORD}
+    ).ok
+    basic = base64.b64encode(f"friday-club:{PASSWORD}".encode()).decode()
+    token = request.post("/api/v1/tokens", headers={"Authorization": f"Basic {basic}"}).json()
+    headers = {"Authorization": f"Bearer {token['token']}", "Content-Type": "application/json"}
+    for name in PLAYERS:
+        request.post("/api/v1/players", data=json.dumps({"name": name}), headers=headers)
+    body = {"game": "oh_hell", "players": PLAYERS}
+    game = request.post("/api/v1/games", data=json.dumps(body), headers=headers).json()["id"]
+    for number in (1, 2):
+        bids = {name: (number if name == PLAYERS[number] else 0) for name in PLAYERS}
+        hand = json.dumps({"bids": bids, "tricks": bids})
+        assert request.post(f"/api/v1/games/{game}/hands", data=hand, headers=headers).ok
+    login_page = request.get("/login").text()
+    csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', login_page).group(1)
+    form = {"csrf_token": csrf, "username": "friday-club", "password": PASSWORD}
+    assert request.post("/login", form=form, max_redirects=0).status == 302
+    return game
+
+
+def first_load_bytes(page, url: str) -> tuple[int, int, list[str]]:
+    """What loading ``url`` in a fresh phone brings over the wire: the document, its
+    stylesheets and scripts up to the load event (their compressed bodies, and apart the
+    headers of the answers)."""
+    finished = []
+
+    def note(request) -> None:
+        finished.append(request)
+
+    page.on("requestfinished", note)
+    page.goto(url, wait_until="load")
+    page.remove_listener("requestfinished", note)
+    counted = [
+        request
+        for request in finished
+        if request.resource_type in ("document", "stylesheet", "script")
+        and not request.url.endswith("/sw.js")
+    ]
+    sizes = [request.sizes() for request in counted]
+    bodies = sum(size["responseBodySize"] for size in sizes)
+    headers = sum(size["responseHeadersSize"] for size in sizes)
+    listed = [f"{request.url}: {size}" for request, size in zip(counted, sizes, strict=True)]
+    return bodies, headers, listed
+
+
+def installed_phone(browser, live_server, profile):
+    """A 390x844 phone with a profile of its own on disk (Chromium's installability check
+    refuses the incognito-like contexts of ``open_phone``), the service worker allowed."""
+    context = browser.browser_type.launch_persistent_context(
+        profile,
+        executable_path=CHROMIUM,
+        args=LAUNCH_ARGS,
+        **phone_settings(live_server, service_workers="allow"),
+    )
+    context.set_default_timeout(10_000)
+    return context
+
+
+def test_a_game_page_is_installable_and_kept_for_reading_offline(browser, live_server, tmp_path):
+    context = installed_phone(browser, live_server, tmp_path / "profile")
+    try:
+        game = logged_in_with_a_game(context)
+        page = context.pages[0] if context.pages else context.new_page()
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+
+        bodies, headers, loaded = first_load_bytes(page, f"/games/{game}")
+        print(f"first load of a game page: {bodies} + {headers} (headers) bytes", *loaded)
+        assert 0 < bodies <= FIRST_LOAD_BUDGET, loaded
+        assert any(line.startswith(f"{live_server}/games/{game}:") for line in loaded)
+
+        # The worker is registered after the load, becomes active, and keeps this page (the
+        # page asks it to: it was fetched before the worker was there).
+        state = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.state)")
+        assert state in ("activating", "activated")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        page.wait_for_function(
+            "() => caches.open('sk-pages').then((cache) => cache.keys()).then((k) => k.length)"
+        )
+
+        # The reader turns to Bengali: the page, through the worker now, is kept in it.
+        context.add_cookies([{"name": "lang", "value": "bn", "url": live_server}])
+        page.reload()
+        expect(page.locator("html")).to_have_attribute("lang", "bn")
+        label = page.locator('meta[name="description"]').get_attribute("content")
+
+        # Chromium's installability check: nothing missing, the manifest read without errors.
+        cdp = context.new_cdp_session(page)
+        assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+        manifest = cdp.send("Page.getAppManifest")
+        assert manifest["errors"] == []
+        assert manifest["url"].endswith("/manifest.webmanifest?lang=bn")
+        assert json.loads(manifest["data"])["lang"] == "bn"
+
+        # No connection: the game page again is its copy, marked with the time it was made,
+        # in Bengali (its words, its digits).
+        context.set_offline(True)
+        page.reload()
+        mark = page.locator(".offline-mark")
+        expect(mark).to_be_visible()
+        expect(mark).to_have_attribute("role", "status")
+        assert BENGALI_DIGIT.search(mark.inner_text()), mark.inner_text()
+        expect(page.locator("html")).to_have_attribute("data-offline-copy", re.compile(r"^\d{4}-"))
+        expect(page.locator("table.sheet, .sheet").first).to_be_visible()
+        kept_mark = mark.inner_text()
+        screenshot(page, "offline-copy")
+
+        # A page never opened: the worker's offline page, in the language of the pages seen,
+        # listing the game this phone keeps, with the time of its copy.
+        page.goto("/players/")
+        expect(page.locator("html")).to_have_attribute("lang", "bn")
+        kept = page.locator(".kept-games li")
+        expect(kept).to_have_count(1)
+        link = kept.get_by_role("link")
+        expect(link).to_have_text(label)
+        expect(link).to_have_attribute("href", f"{live_server}/games/{game}")
+        assert kept.locator(".kept-at").inner_text() == kept_mark
+        expect(page.locator("h1")).not_to_have_text("No connection.")
+        screenshot(page, "offline-page")
+
+        # From the list, the copy opens.
+        link.click()
+        expect(page.locator(".offline-mark")).to_have_text(kept_mark)
+        assert errors == []
+    finally:
+        context.close()
+
+
+def test_the_offline_page_before_any_game_says_none_is_kept(browser, live_server):
+    """The worker installed from the login page (no game opened yet): offline, any page is the
+    offline page, which says no game is kept and offers to try again."""
+    context = browser.new_context(**phone_settings(live_server, service_workers="allow"))
+    context.set_default_timeout(10_000)
+    try:
+        page = context.new_page()
+        page.set_viewport_size(PHONE)
+        page.goto("/login")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+        context.set_offline(True)
+        page.goto("/games/")
+        expect(page.locator("h1")).to_have_text("No connection.")
+        expect(page.get_by_text("No game has been opened on this phone yet.")).to_be_visible()
+        expect(page.locator(".kept-games")).to_be_hidden()
+        expect(page.get_by_role("link", name="Try again")).to_have_attribute("href", "")
+        screenshot(page, "offline-page-empty")
+    finally:
+        context.close()
