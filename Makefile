@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: run test test-fast test-sqlite test-postgres lint format migrate bench clean messages translations language lighthouse
+.PHONY: run test test-fast test-sqlite test-postgres lint format migrate bench clean messages translations language
 
 # Translations: the .po files are the source (committed); the .mo files are built from them.
 TRANSLATIONS := scorekeeper/translations
@@ -63,12 +63,9 @@ run: migrate
 # keeps the test modules it rewrote (__pycache__) for the other workers and the next run.
 # --maxschedchunk 1: a worker is handed the next test when it is free, in the order of
 # tests/conftest.py (longest first), not a quarter of the suite at once.
-# The SQLite pass has one worker more: its browser tests wait on Chromium and the live server
-# for about a third of their time, which a third worker fills (2 workers left a core idle
-# for a quarter of the run once the PostgreSQL pass beside it was done).
 JOBS ?= 2
-SQLITE_JOBS ?= 3
-PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest --maxschedchunk 1 --durations=25
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --maxschedchunk 1 \
+	--durations=25
 # The PostgreSQL pass leaves out what would only run the same again: the tests that touch no
 # database (marked pure by tests/conftest.py), the browser tests, and the tests marked once
 # (they use the database, but what they check does not depend on which).
@@ -81,10 +78,10 @@ test: $(VENV)/.installed-test translations
 	trap '[ -n "$$pg" ] && kill $$pg 2>/dev/null; rm -f "$$log"' EXIT; \
 	if [ -n "$$url" ]; then \
 		echo "PostgreSQL pass ($$url, -m \"$(PG_MARKS)\") running beside the SQLite pass"; \
-		DATABASE_URL="$$url" $(PYTEST) -n $(JOBS) -m "$(PG_MARKS)" $(PYTEST_ARGS) >"$$log" 2>&1 & pg=$$!; \
+		DATABASE_URL="$$url" $(PYTEST) -m "$(PG_MARKS)" $(PYTEST_ARGS) >"$$log" 2>&1 & pg=$$!; \
 	fi; \
 	echo "SQLite pass"; \
-	$(PYTEST) -n $(SQLITE_JOBS) $(PYTEST_ARGS); sqlite=$$?; \
+	$(PYTEST) $(PYTEST_ARGS); sqlite=$$?; \
 	if [ -z "$$url" ]; then \
 		echo "PostgreSQL skipped: no server answered at $${PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}."; \
 		exit $$sqlite; \
@@ -98,15 +95,7 @@ test: $(VENV)/.installed-test translations
 # The quick loop while working: the rules and the service, page and API tests on SQLite; no
 # browser, no drills, nothing marked slow (under two minutes on two cores).
 test-fast: $(VENV)/.installed-test translations
-	$(PYTEST) -n $(JOBS) -m "not browser and not drill and not slow" $(PYTEST_ARGS)
-
-# Lighthouse (pinned in tests/lighthouse/, from the npm registry) on a game page at phone
-# size: performance, accessibility and best practices each at least 0.95 (tools/lighthouse.py).
-# Not part of make test: about 20 s, and its 110 MB of packages are installed here only.
-# Debian's Chromium (CHROME_PATH); no browser is downloaded.
-lighthouse: $(VENV)/.installed-test translations
-	npm ci --prefix tests/lighthouse --no-audit --no-fund --ignore-scripts --silent
-	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python tools/lighthouse.py
+	$(PYTEST) -m "not browser and not drill and not slow" $(PYTEST_ARGS)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

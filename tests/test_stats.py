@@ -589,3 +589,21 @@ def test_stats_pages_make_the_same_queries_for_a_small_and_a_larger_history(app)
         counts.append([queries_for(app, client, url) for url in urls])
     assert counts[0] == counts[1]
     assert max(counts[0]) <= 8, counts[0]
+
+
+def test_a_save_upserts_the_statistics_in_one_order_whatever_the_game_s_stage(monkeypatch):
+    """On PostgreSQL each upserted row is locked in the order sent: two saves of games with the
+    same players, one finishing (played, won ... then hands) and one going on (hands,
+    points ...), deadlocked when each sent its rows in its tally's own order (the crash
+    drill's burst found it: 409 to one of them). Rows go by player, then key."""
+    from scorekeeper.services import results
+
+    sent = []
+    monkeypatch.setattr(
+        results.db.session, "execute", lambda statement, params: sent.append(params)
+    )
+    old = [{"in_progress": 1, "hands": 2, "points": 7}, {"in_progress": 1, "hands": 2}]
+    new = [{"won": 1, "played": 1, "hands": 3, "points": 9, "best": 9}, {"played": 1, "hands": 3}]
+    results.apply_tally("oh_hell", "", [8, 3], old, [8, 3], new)
+    rows = [(row["player_id"], row["key"]) for row in sent[0]]
+    assert rows == sorted(rows) and {player for player, _ in rows} == {3, 8}

@@ -287,6 +287,10 @@ def apply_tally(
         for player, value in best.items()
     ]
     if params:
+        # Rows in one order whatever the game's stage (on PostgreSQL each upsert locks its
+        # rows: two saves of games with the same players, taking them in unlike orders,
+        # could each wait for the other: a deadlock, 409 to one of them).
+        params.sort(key=lambda row: (row["player_id"], row["key"]))
         db.session.execute(UPSERT_STATS, params)
     if lowered:
         recompute_best(lowered, kind, variant)
