@@ -8,7 +8,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := app
 
-.PHONY: run test test-fast test-sqlite test-postgres lint format migrate bench clean messages translations language
+.PHONY: run test test-fast test-sqlite test-postgres lint format migrate bench clean messages translations language lighthouse
 
 # Translations: the .po files are the source (committed); the .mo files are built from them.
 TRANSLATIONS := scorekeeper/translations
@@ -96,6 +96,14 @@ test: $(VENV)/.installed-test translations
 # browser, no drills, nothing marked slow (under two minutes on two cores).
 test-fast: $(VENV)/.installed-test translations
 	$(PYTEST) -m "not browser and not drill and not slow" $(PYTEST_ARGS)
+
+# Lighthouse (pinned in tests/lighthouse/, from the npm registry) on a game page at phone
+# size: performance, accessibility and best practices each at least 0.95 (tools/lighthouse.py).
+# Not part of make test: about 20 s, and its 110 MB of packages are installed here only.
+# Debian's Chromium (CHROME_PATH); no browser is downloaded.
+lighthouse: $(VENV)/.installed-test translations
+	npm ci --prefix tests/lighthouse --no-audit --no-fund --ignore-scripts --silent
+	CHROME_PATH=$${CHROME_PATH:-/usr/bin/chromium} $(BIN)/python tools/lighthouse.py
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
