@@ -101,10 +101,6 @@ class Table:
             self.cut += 1
 
 
-def acknowledged_so_far(tables: list[Table]) -> int:
-    return sum(len(table.acknowledged) for table in tables)
-
-
 def test_sigkill_mid_burst_loses_no_acknowledged_hand(app, account, server):
     token = new_token(app.test_client())
     headers = {"Authorization": f"Bearer {token}"}
@@ -122,11 +118,15 @@ def test_sigkill_mid_burst_loses_no_acknowledged_hand(app, account, server):
         server.start()
         stop = threading.Event()
         threads = [threading.Thread(target=run, args=(table, stop)) for table in tables]
-        before = acknowledged_so_far(tables)
+        before = [len(table.acknowledged) for table in tables]
         for thread in threads:
             thread.start()
+        # A hand acknowledged for every thread (not four in all: with two workers, three busy
+        # threads could have them while the fourth still waited to start its game).
         deadline = time.monotonic() + WARM_UP
-        while acknowledged_so_far(tables) - before < THREADS and time.monotonic() < deadline:
+        while time.monotonic() < deadline and any(
+            len(table.acknowledged) == count for table, count in zip(tables, before, strict=True)
+        ):
             time.sleep(0.02)
         time.sleep(chance.uniform(*BURST))
         server.kill()  # mid-burst: requests are in flight
