@@ -39,6 +39,11 @@ def start_game(client, app, kind: str, seats: dict[str, int], dealer=None, **opt
     return client.post(f"/games/new?game={kind}", data=data)
 
 
+def csrf_token(html: str) -> str:
+    """The CSRF token a page's forms carry."""
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+
 def game_id(response) -> int:
     """The id of the game a successful new-game form redirected to."""
     assert response.status_code == 302, response.text

@@ -10,7 +10,6 @@ import io
 import json
 import os
 import random
-import re
 import tempfile
 import uuid
 
@@ -40,6 +39,7 @@ from tests.conftest import login
 from tests.conftest import make_account
 from tests.conftest import new_token
 from tests.conftest import settings_for
+from tests.pages import csrf_token
 from tests.test_stats import HANDS
 from tests.test_stats import NAMES
 from tests.test_stats import build_history
@@ -503,10 +503,6 @@ def test_a_sqlite_backup_restores_into_postgresql_with_nothing_lost(app, account
 
 
 # The page's upload: its own size limit, and the CSRF check kept ------------------------------
-
-
-def csrf_token(html: str) -> str:
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
 
 
 def test_the_restore_page_still_checks_the_csrf_token(make_app, history):

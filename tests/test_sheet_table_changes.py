@@ -15,8 +15,10 @@ from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
 from scorekeeper.models import Game
 from scorekeeper.services import table as table_changes
+from tests.pages import csrf_token
 from tests.pages import html_text
 from tests.pages import text
+from tests.test_table_panel import guarded_game
 
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
 
@@ -193,23 +195,12 @@ def test_the_undo_row_offers_the_last_change_and_undoes_it(app, table, oh_hell):
 
 
 def test_undoing_a_change_needs_the_csrf_token(make_app, account):
-    from tests.conftest import Api
-    from tests.conftest import login
-    from tests.conftest import new_token
-
-    app = make_app(WTF_CSRF_ENABLED=True)
-    client = app.test_client()
-    page = client.get("/login")
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text).group(1)
-    login(client, csrf_token=token)
-    api = Api(app.test_client(), new_token(app.test_client()))
-    game = api.post("/games", {"game": "oh_hell", "players": FOUR}).get_json()["id"]
+    client, api, game = guarded_game(make_app, FOUR)
     change_id = change(api, game, kind="sit_out", player="Ben")["changes"][-1]["id"]
     refused = client.post(f"/games/{game}/changes/{change_id}/undo")
     assert refused.status_code == 400
     assert len(api.get(f"/games/{game}").get_json()["changes"]) == 1
-    sheet = client.get(f"/games/{game}").text
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', sheet).group(1)
+    token = csrf_token(client.get(f"/games/{game}").text)
     done = client.post(f"/games/{game}/changes/{change_id}/undo", data={"csrf_token": token})
     assert done.status_code == 302
     assert api.get(f"/games/{game}").get_json()["changes"] == []

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from tests.pages import csrf_token
 from tests.pages import text
 from tests.test_table_changes_service import FOUR
 from tests.test_table_changes_service import OPENING
@@ -203,23 +204,26 @@ def test_a_game_that_allows_no_change_has_no_panel(api, logged_in, monkeypatch):
     assert logged_in.get(f"/games/{game}/table/changes").status_code == 404
 
 
-def test_the_panel_forms_need_the_csrf_token(make_app, account):
+def guarded_game(make_app, players=FOUR):
+    """With CSRF on as in production: a client logged in through the login form, the API,
+    and a game of ``players``."""
+    from tests.conftest import Api
     from tests.conftest import login
+    from tests.conftest import new_token
 
     app = make_app(WTF_CSRF_ENABLED=True)
     client = app.test_client()
-    page = client.get("/login")
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.text).group(1)
-    login(client, csrf_token=token)
-    from tests.conftest import Api
-    from tests.conftest import new_token
-
+    login(client, csrf_token=csrf_token(client.get("/login").text))
     api = Api(app.test_client(), new_token(app.test_client()))
-    game = api.post("/games", {"game": "oh_hell", "players": FOUR}).get_json()["id"]
+    game = api.post("/games", {"game": "oh_hell", "players": players}).get_json()["id"]
+    return client, api, game
+
+
+def test_the_panel_forms_need_the_csrf_token(make_app, account):
+    client, api, game = guarded_game(make_app)
     refused = client.post(f"/games/{game}/table/changes", data={"kind": "leave", "player": "Dee"})
     assert refused.status_code == 400
-    panel = client.get(f"/games/{game}/table/changes")
-    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', panel.text).group(1)
+    token = csrf_token(client.get(f"/games/{game}/table/changes").text)
     done = client.post(
         f"/games/{game}/table/changes",
         data={"kind": "leave", "player": "Dee", "csrf_token": token},
