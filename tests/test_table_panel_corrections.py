@@ -98,3 +98,21 @@ def test_an_unknown_change_is_not_found(api, logged_in):
     game = opened(api, logged_in)
     assert logged_in.get(f"/games/{game}/table/changes/999").status_code == 404
     assert logged_in.post(f"/games/{game}/table/changes/999", data={}).status_code == 404
+
+
+def test_a_correction_reads_and_replays_the_game_once(app, api, logged_in, monkeypatch):
+    """Like a hand's save: one pass of the rules over the record, saved or refused."""
+    from tests.test_query_budget import game_loads
+    from tests.test_query_budget import measured
+
+    game = opened(api, logged_in)
+    assert send(logged_in, game, kind="adjust", player="Ben", points="-5").status_code == 302
+    (change,) = change_ids(logged_in, game)
+    for points in ("-7", "x"):  # saved, then refused beside its field
+        with measured(app, monkeypatch) as seen:
+            logged_in.post(
+                f"/games/{game}/table/changes/{change}",
+                data={"kind": "adjust", "player": "Ben", "points": points},
+            )
+        assert seen["passes"] == 1, points
+        assert game_loads(seen["statements"]) == 1, points

@@ -92,22 +92,27 @@ def edit(game_id: int, change_id: int):
 @bp.post("/<int:game_id>/table/changes/<int:change_id>")
 @keyed
 def correct(game_id: int, change_id: int):
-    """Correct a change: the record is replayed with it; a later entry it would break is
-    refused beside the form, with what was typed."""
-    result = games.played(owned_action(game_id))
-    change = _said(result, change_id)
-    kind = change["kind"]
+    """Correct a change: the record is replayed with it (the game read and replayed once); a
+    later entry it would break is refused beside the form, with what was typed."""
+    kind = request.form.get("kind", "")
     try:
         with as_refusal():
             body = read_change(request.form, kind)
-        game, known = table.game_for(current_user, game_id, body)
+    except Refusal as refusal:
+        kept = games.as_it_stands(owned_action(game_id), refusal)
+        return _render(kept, kind, refusal, editing=_said(kept, change_id))
+    game, known = table.game_for(current_user, game_id, body)
+    check_action()
+    if not any(row.id == change_id and row.body.get("kind") == kind for row in game.changes):
+        abort(404)  # no such change, or the form of another kind
+    try:
         corrected = table.correct_change(game, change_id, body, known)
     except Refusal as refusal:
         if refusal.code in ("conflict", "not_found"):
             flash(refusal.message, "warning")
             return redirect(url_for("table_panel.panel", game_id=game_id))
-        kept = games.as_it_stands(result.game, refusal)
-        return _render(kept, kind, refusal, editing=change)
+        kept = games.as_it_stands(game, refusal)
+        return _render(kept, kind, refusal, editing=_said(kept, change_id))
     now = _said(corrected, change_id)
     flash(_("Change corrected: %(change)s", change=table_rules.describe(now)), "success")
     return redirect(url_for("games.show", game_id=game_id, _anchor="now"))
