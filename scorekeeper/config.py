@@ -20,6 +20,7 @@ ENVIRONMENT_SETTINGS = {
     "REDIS_URL": str,
     "PUBLIC_URL": str,
     "TRUSTED_HOSTS": "list",
+    "PYODIDE_DIR": str,
 }
 
 
@@ -41,6 +42,9 @@ class Defaults:
     #: app writes (a share link, its QR code) are built on it, never on the request's Host
     #: header. Unset: the request's own address (a server at home, opened by its IP).
     PUBLIC_URL = None
+    #: Where Pyodide's runtime is (installed from the npm registry by ``make``; served by the
+    #: app at ``/offline/pyodide/``): the phone runs the rules with it for offline play.
+    PYODIDE_DIR = str(Path(__file__).resolve().parent.parent / "tools/pyodide/node_modules/pyodide")
     #: The host names the app answers to (Flask's own check: any other Host is a 400).
     TRUSTED_HOSTS = None
     # Login attempts per username (or, from a known device, per device): this many in this

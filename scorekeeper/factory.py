@@ -148,6 +148,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.views import games
     from scorekeeper.views import history
     from scorekeeper.views import main
+    from scorekeeper.views import offline_rules
     from scorekeeper.views import players
     from scorekeeper.views import share
     from scorekeeper.views import table_panel
@@ -164,6 +165,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(share.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(api_history.bp)
+    app.register_blueprint(offline_rules.bp)
 
 
 def register_login_protection(app: Flask) -> None:

@@ -8,7 +8,9 @@ from flask import request
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
-        "script-src 'self'",
+        # wasm-unsafe-eval: the phone's copy of the rules runs in WebAssembly (Pyodide, served
+        # by the app: views/offline_rules.py); no other eval.
+        "script-src 'self' 'wasm-unsafe-eval'",
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",

@@ -1,0 +1,171 @@
+"""The game's rules for the phone: the Python runtime (Pyodide) and the rules package, served
+by the app itself, fetched only when a phone is asked to keep a game for offline play.
+
+- ``/offline/pyodide/<file>``: Pyodide's runtime, installed from the npm registry at build
+  time (``tools/pyodide``, ``make``); never from a CDN. Only the files the runtime loads.
+- ``/offline/rules.zip?v=<hash>``: ``scorekeeper/games`` as the phone runs it: the modules the
+  rules of every installed game import (found by reading their imports, so a new game needs
+  nothing here), ``portable`` (one call, JSON in and out), and each language's catalog with
+  its digits and list patterns (what the app takes from Babel, which the phone does without).
+
+Both are cached for a year under their version; the service worker keeps them.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import io
+import json
+import zipfile
+from functools import cache
+from pathlib import Path
+
+from babel import Locale
+from flask import Blueprint
+from flask import Response
+from flask import abort
+from flask import current_app
+from flask import send_from_directory
+from flask import url_for
+
+from scorekeeper.games import INSTALLED
+from scorekeeper.i18n import digits_of
+
+bp = Blueprint("offline_rules", __name__)
+
+#: The package's folder: ``scorekeeper``.
+PACKAGE = Path(__file__).resolve().parent.parent
+#: What the phone imports first: the one call, and each installed game's rules.
+ROOTS = ("scorekeeper.games.portable",)
+#: The files of Pyodide's package that its runtime loads (nothing else is served).
+RUNTIME = {
+    "pyodide.mjs": "text/javascript",
+    "pyodide.asm.mjs": "text/javascript",
+    "pyodide.asm.wasm": "application/wasm",
+    "python_stdlib.zip": "application/zip",
+    "pyodide-lock.json": "application/json",
+}
+YEAR = 365 * 24 * 3600
+
+
+def _module_path(name: str) -> Path | None:
+    parts = name.split(".")
+    if parts[0] != "scorekeeper":
+        return None
+    base = PACKAGE.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _imports(path: Path, name: str) -> set[str]:
+    """The app's modules ``path`` imports at its top level (function-level imports run only
+    in the app: the rules' own imports are all at the top)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.parse(path.read_text("utf-8")).body:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{anchor}.{base}" if base else anchor
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)
+    return {each for each in found if each.startswith("scorekeeper") and _module_path(each)}
+
+
+def rules_modules() -> dict[str, Path]:
+    """Every module of the app the phone's rules need: the roots, each installed game's rules
+    and what they import, with the packages above each of them."""
+    todo = [*ROOTS, *(f"scorekeeper.games.{key}.rules" for key in INSTALLED)]
+    found: dict[str, Path] = {}
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        path = _module_path(name)
+        if path is None:
+            continue
+        found[name] = path
+        todo.extend(_imports(path, name))
+        parent = name.rpartition(".")[0]
+        if parent:
+            todo.append(parent)
+    return found
+
+
+def _patterns(code: str) -> dict[str, str]:
+    standard = Locale.parse(code).list_patterns["standard"]
+    return {key: standard[key] for key in ("2", "start", "middle", "end")}
+
+
+def _languages() -> dict[str, Path]:
+    folder = PACKAGE / "translations"
+    return {
+        path.parent.parent.name: path
+        for path in sorted(folder.glob("*/LC_MESSAGES/messages.mo"))
+    }
+
+
+@cache
+def bundle() -> tuple[bytes, str]:
+    """The zip the phone unpacks, and its version (a hash of what it holds)."""
+    buffer = io.BytesIO()
+    words: dict[str, dict[str, object]] = {}
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, path in sorted(rules_modules().items()):
+            inside = path.relative_to(PACKAGE.parent).as_posix()
+            archive.writestr(_entry(inside), path.read_bytes())
+        for code, path in _languages().items():
+            archive.writestr(_entry(f"languages/{code}.mo"), path.read_bytes())
+            words[code] = {"digits": digits_of(code), "patterns": _patterns(code)}
+        archive.writestr(_entry("languages/languages.json"), json.dumps(words, sort_keys=True))
+    data = buffer.getvalue()
+    return data, hashlib.sha256(data).hexdigest()[:10]
+
+
+def _entry(name: str) -> zipfile.ZipInfo:
+    """A zip entry with a fixed date, so the same files give the same bytes (and version)."""
+    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    return info
+
+
+def runtime_folder() -> Path:
+    return Path(current_app.config["PYODIDE_DIR"])
+
+
+def available() -> bool:
+    """Whether the runtime is installed (``make`` installs it where npm is found)."""
+    return (runtime_folder() / "pyodide.asm.wasm").is_file()
+
+
+def urls() -> dict[str, str]:
+    """What the page's script needs: where the runtime and the rules are."""
+    return {
+        "runtime": url_for("offline_rules.runtime", filename="pyodide.mjs"),
+        "rules": url_for("offline_rules.rules", v=bundle()[1]),
+    }
+
+
+@bp.get("/offline/rules.zip")
+def rules():
+    data, version = bundle()
+    response = Response(data, mimetype="application/zip")
+    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    response.set_etag(version)
+    return response
+
+
+@bp.get("/offline/pyodide/<path:filename>")
+def runtime(filename: str):
+    mimetype = RUNTIME.get(filename)
+    if mimetype is None or not available():
+        abort(404)
+    response = send_from_directory(runtime_folder(), filename, mimetype=mimetype, max_age=YEAR)
+    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    return response

@@ -1,0 +1,30 @@
+// The game's rules on this phone: the same Python as the server's (scorekeeper/games), run by
+// Pyodide, both served by the app (views/offline_rules.py). Loaded only when a phone keeps a
+// game for offline play, never with a page.
+//   const rules = await import("/static/js/rules.js");
+//   const answer = await rules.play(urls, {game, players, options, entries, language});
+//   -> {state} or {refused: [{code, message, field, hand}]}
+let started = null;
+
+export function start(urls) {
+  if (!started) {
+    started = (async () => {
+      const { loadPyodide } = await import(urls.runtime);
+      const indexURL = new URL(".", new URL(urls.runtime, location.href)).href;
+      const pyodide = await loadPyodide({ indexURL, fullStdLib: false });
+      const zip = await (await fetch(urls.rules)).arrayBuffer();
+      pyodide.unpackArchive(zip, "zip", { extractDir: "/rules" });
+      pyodide.runPython(
+        "import sys\nsys.path.insert(0, '/rules')\nfrom scorekeeper.games import portable"
+      );
+      return pyodide.globals.get("portable").play_json;
+    })();
+    started.catch(() => { started = null; });
+  }
+  return started;
+}
+
+export async function play(urls, request) {
+  const playJson = await start(urls);
+  return JSON.parse(playJson(JSON.stringify(request), "/rules/languages"));
+}
