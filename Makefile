@@ -15,13 +15,20 @@ TRANSLATIONS := scorekeeper/translations
 PO_FILES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 MO_FILES := $(PO_FILES:.po=.mo)
 
+# Pyodide, for the phone's offline copy of the rules (from the npm registry; served by the app).
+PYODIDE = @if command -v npm >/dev/null; then \
+		npm ci --prefix tools/pyodide --no-audit --no-fund --ignore-scripts --silent \
+		|| echo "Pyodide not installed: phones cannot keep a game for offline play"; \
+	else echo "npm not found: Pyodide not installed, phones cannot keep a game for offline play"; fi
+
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 # Installed once per change of pyproject.toml.
-$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+$(VENV)/.installed-run: pyproject.toml tools/pyodide/package-lock.json | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
+	$(PYODIDE)
 	touch $@
 
 $(VENV)/.installed-test: pyproject.toml tests/e2e/package-lock.json | $(BIN)/python
@@ -30,6 +37,7 @@ $(VENV)/.installed-test: pyproject.toml tests/e2e/package-lock.json | $(BIN)/pyt
 	@if command -v npm >/dev/null; then \
 		npm ci --prefix tests/e2e --no-audit --no-fund --silent || echo "axe-core not installed: the accessibility check will be skipped"; \
 	else echo "npm not found: the accessibility check will be skipped"; fi
+	$(PYODIDE)
 	touch $@ $(VENV)/.installed-run
 
 migrate: $(VENV)/.installed-run translations

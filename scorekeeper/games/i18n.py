@@ -28,18 +28,18 @@ from collections.abc import Iterable
 from typing import Any
 
 
-def _as_it_is(message: str) -> str:
+def as_it_is(message: str) -> str:
     return message
 
 
-def _english_plural(one: str, many: str, count: int) -> str:
+def english_plural(one: str, many: str, count: int) -> str:
     return one if count == 1 else many
 
 
-_gettext: Callable[[str], str] = _as_it_is
+_gettext: Callable[[str], str] = as_it_is
 #: ``(context, message)`` to its text; None: the context is not told apart (``_gettext``).
 _pgettext: Callable[[str, str], str] | None = None
-_ngettext: Callable[[str, str, int], str] = _english_plural
+_ngettext: Callable[[str, str, int], str] = english_plural
 _number: Callable[[Any], str] = str
 
 
@@ -74,7 +74,7 @@ def use(
 
 def plain() -> None:
     """Back to the English as it is, numbers as Python writes them (the rules' own tests)."""
-    use(_as_it_is, _english_plural, str, english_names)
+    use(as_it_is, english_plural, str, english_names)
 
 
 def _fill(text: str, params: dict[str, Any]) -> str:

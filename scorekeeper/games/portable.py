@@ -60,16 +60,18 @@ class Language:
 
 
 def use_language(language: Language | None) -> None:
-    """Speak ``language`` from now on (None or English: the English as the rules write it)."""
-    if language is None or language.code == "en" or language.catalog is None:
-        i18n.plain()
-        return
-    catalog = std_gettext.GNUTranslations(io.BytesIO(language.catalog))
-    table = str.maketrans("0123456789", language.digits) if language.digits else None
+    """Speak ``language`` from now on (None: English), writing numbers as the app does (the
+    language's digits, a real minus sign) and lists with the language's patterns."""
+    table = str.maketrans("0123456789", language.digits) if language and language.digits else None
 
     def number(value: Any) -> str:
         text = str(value)
         return (text.translate(table) if table else text).replace("-", "−")
+
+    if language is None or language.catalog is None:
+        i18n.use(i18n.as_it_is, i18n.english_plural, number, i18n.english_names)
+        return
+    catalog = std_gettext.GNUTranslations(io.BytesIO(language.catalog))
 
     def pgettext(context: str, message: str) -> str:
         found = catalog.gettext(f"{context}{_CONTEXT}{message}")

@@ -31,6 +31,7 @@ from flask import url_for
 
 from scorekeeper.games import INSTALLED
 from scorekeeper.i18n import digits_of
+from scorekeeper.views.security import KEPT_A_YEAR
 
 bp = Blueprint("offline_rules", __name__)
 
@@ -106,8 +107,7 @@ def _patterns(code: str) -> dict[str, str]:
 def _languages() -> dict[str, Path]:
     folder = PACKAGE / "translations"
     return {
-        path.parent.parent.name: path
-        for path in sorted(folder.glob("*/LC_MESSAGES/messages.mo"))
+        path.parent.parent.name: path for path in sorted(folder.glob("*/LC_MESSAGES/messages.mo"))
     }
 
 
@@ -117,7 +117,7 @@ def bundle() -> tuple[bytes, str]:
     buffer = io.BytesIO()
     words: dict[str, dict[str, object]] = {}
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, path in sorted(rules_modules().items()):
+        for _name, path in sorted(rules_modules().items()):
             inside = path.relative_to(PACKAGE.parent).as_posix()
             archive.writestr(_entry(inside), path.read_bytes())
         for code, path in _languages().items():
@@ -156,7 +156,7 @@ def urls() -> dict[str, str]:
 def rules():
     data, version = bundle()
     response = Response(data, mimetype="application/zip")
-    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    response.headers["Cache-Control"] = KEPT_A_YEAR
     response.set_etag(version)
     return response
 
@@ -167,5 +167,5 @@ def runtime(filename: str):
     if mimetype is None or not available():
         abort(404)
     response = send_from_directory(runtime_folder(), filename, mimetype=mimetype, max_age=YEAR)
-    response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    response.headers["Cache-Control"] = KEPT_A_YEAR
     return response

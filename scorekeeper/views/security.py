@@ -25,6 +25,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
 )
 
 
+#: The Cache-Control of a file whose URL names its version: kept a year, never asked again.
+KEPT_A_YEAR = "public, max-age=31536000, immutable"
 #: Endpoints serving static files (their URLs carry a content hash, ``?v=``).
 STATIC_ENDPOINTS = {"static", "game_assets.static"}
 #: Static files a browser may open as a document of their own (an SVG can hold a script).
@@ -48,7 +50,7 @@ def register(app: Flask) -> None:
             headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         if hashed:
             # The URL carries the file's content hash: it never changes under this name.
-            headers["Cache-Control"] = "public, max-age=31536000, immutable"
+            headers["Cache-Control"] = KEPT_A_YEAR
         return response
 
     app.wsgi_app = SecureCookies(app.wsgi_app, always=app.config["SESSION_COOKIE_SECURE"])

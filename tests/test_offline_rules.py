@@ -1,0 +1,54 @@
+"""The phone's copy of the rules, as the app serves it: the bundle holds every installed game's
+rules and what they import, nothing of the app above the rules, and each language's words;
+the runtime's files are served and nothing else from its folder."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+from scorekeeper.games import INSTALLED
+from scorekeeper.views import offline_rules
+
+
+def test_the_bundle_holds_the_rules_of_every_game_and_the_languages(client):
+    answer = client.get("/offline/rules.zip")
+    assert answer.status_code == 200
+    assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    names = set(zipfile.ZipFile(io.BytesIO(answer.data)).namelist())
+    for key in INSTALLED:
+        assert f"scorekeeper/games/{key}/rules.py" in names
+    assert "scorekeeper/games/portable.py" in names
+    # Nothing above the rules: no view, service, model, form reader or schema.
+    assert not [name for name in names if name.endswith(("form.py", "schema.py", "plugin.py"))]
+    assert not [
+        name
+        for name in names
+        if name.startswith("scorekeeper/")
+        and "/games/" not in name
+        and name != "scorekeeper/__init__.py"
+    ]
+    words = json.loads(zipfile.ZipFile(io.BytesIO(answer.data)).read("languages/languages.json"))
+    assert set(words) == {"bn", "lo", "su"}
+    assert words["bn"]["digits"] == "০১২৩৪৫৬৭৮৯" and words["su"]["digits"] is None
+    assert "{0}" in words["lo"]["patterns"]["2"]
+
+
+def test_the_bundle_is_the_same_bytes_each_time(app):
+    offline_rules.bundle.cache_clear()
+    first = offline_rules.bundle()
+    offline_rules.bundle.cache_clear()
+    assert offline_rules.bundle() == first
+
+
+def test_only_the_runtime_files_are_served(app, client):
+    with app.app_context():
+        installed = offline_rules.available()
+    for name in ("package.json", "../package.json", "console.html", "pyodide.js.map"):
+        assert client.get(f"/offline/pyodide/{name}").status_code == 404
+    answer = client.get("/offline/pyodide/pyodide.asm.wasm")
+    assert answer.status_code == (200 if installed else 404)
+    if installed:
+        assert answer.mimetype == "application/wasm"
+        answer.close()
