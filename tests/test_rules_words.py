@@ -55,3 +55,19 @@ def test_a_rules_refusal_in_the_api_follows_accept_language_and_keeps_its_code(a
     sentence = translations.gettext("%(name)s’s bid must be from %(low)s to %(high)s.")
     assert sentence != "%(name)s’s bid must be from %(low)s to %(high)s."
     assert sentence % {"name": "Ben", "low": "১", "high": "৪"} in bengali["message"]
+
+
+def test_an_unknown_game_is_refused_in_the_reader_s_language(app):
+    from scorekeeper.games import GAMES
+    from scorekeeper.games.errors import RuleError
+
+    for language, word in (("en", "Unknown game"), ("bn", "অজানা খেলা"), ("lo", "ບໍ່ຮູ້ຈັກເກມ")):
+        with app.test_request_context("/api/games", headers={"Accept-Language": language}):
+            try:
+                GAMES.get("chess")
+            except RuleError as error:
+                assert (error.code, error.field) == ("option_value", "game")
+                assert word in error.message and "“chess”" in error.message
+                assert "oh_hell" in error.message
+            else:
+                raise AssertionError("an unknown game was found")

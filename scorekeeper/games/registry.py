@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from importlib import import_module
 
 from scorekeeper.games.errors import RuleError
+from scorekeeper.games.i18n import _
 from scorekeeper.games.plugin import GameFamily
 from scorekeeper.games.plugin import GamePlugin
 
@@ -71,7 +72,9 @@ class Registry:
         except (KeyError, TypeError):
             known = ", ".join(self._games)
             raise RuleError(
-                "option_value", f"Unknown game “{key}”; choose one of: {known}.", "game"
+                "option_value",
+                _("Unknown game “%(key)s”; choose one of: %(known)s.", key=str(key), known=known),
+                "game",
             ) from None
 
     def keys(self) -> list[str]:
