@@ -70,9 +70,9 @@
         if (!response.ok && html.includes("<form")) return show(html);
         throw new Error(String(response.status));
       })
-      .catch(() => {
+      .catch((error) => {
         restore();
-        form.appendChild(saveFailedNote(() => save(form, submitter))); // app.js
+        keptOrNote(error, form, submitter, () => form.appendChild(saveFailedNote(() => save(form, submitter)))); // app.js
       });
   }
 

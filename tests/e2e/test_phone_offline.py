@@ -71,6 +71,7 @@ def first_load_bytes(page, url: str) -> tuple[int, int, list[str]]:
         for request in finished
         if request.resource_type in ("document", "stylesheet", "script")
         and not request.url.endswith("/sw.js")
+        and "/outbox.js" not in request.url  # loaded after the page is drawn, as the worker
     ]
     sizes = [request.sizes() for request in counted]
     bodies = sum(size["responseBodySize"] for size in sizes)
