@@ -62,7 +62,7 @@ window.Outbox = (function () {
       let value = field.value;
       if (field.type === "radio") value = field.closest("label").textContent;
       else if (field.type === "checkbox") value = "✓";
-      else if (field.tagName === "SELECT") value = field.selectedOptions[0] ? field.selectedOptions[0].text : "";
+      else if (field.tagName === "SELECT") value = field.value && field.selectedOptions[0].text; // "?": none
       if (value.trim()) parts.push({ name: field.name, label, value: value.trim() });
     }
     return parts;
@@ -199,7 +199,7 @@ window.Outbox = (function () {
       const checked = [...(field.length ? field : [field])].find((each) => each.checked);
       return checked ? checked.closest("label").textContent.trim() : "";
     }
-    if (field.tagName === "SELECT") return field.selectedOptions[0] ? field.selectedOptions[0].text.trim() : "";
+    if (field.tagName === "SELECT") return field.value && field.selectedOptions[0].text.trim();
     return field.type === "checkbox" ? (field.checked ? "✓" : "") : field.value.trim();
   };
 

@@ -252,3 +252,56 @@ def test_answers_lost_after_the_save_are_replayed_when_sent_again(phone, make_ap
         )
         assert count == 3
     assert check_database(app) == 1
+
+
+def test_a_kept_save_refused_when_sent_comes_back_with_both_versions(phone, make_app):
+    """The bids of hand 1 kept on the phone while another phone saves other bids for it: sent
+    when the link is back, the save is refused; the page says so (the server's message, the
+    game as it stands) and the outbox keeps the entry, with the server's message and each bid
+    where the two differ, until it is discarded (asked first)."""
+    app, game = a_game(make_app)
+    log_in(phone)
+    phone.goto(f"/games/{game}")
+    phone.wait_for_function("() => window.Outbox !== undefined")
+    phone.allowed_errors.append("net::ERR_INTERNET_DISCONNECTED")
+    phone.context.set_offline(True)
+    ours = {"Ann": 1, "Ben": 0, "Cy": 0, "Dee": 0}
+    form = step_form(phone, "bids", 1)
+    for name, value in ours.items():
+        form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("xpath=..").click()
+    form.locator("[data-save]").click()
+    expect(phone.locator("#outbox summary")).to_have_text("1 save kept on this phone, not sent yet")
+    with app.app_context():  # another phone gets there first
+        account = db.session.scalar(db.select(Account))
+        theirs = {"Ann": 0, "Ben": 1, "Cy": 0, "Dee": 0}
+        games.record_hand(games.get_game(account, game), {"bids": theirs}, number=1)
+    phone.context.set_offline(False)
+    expect(phone.locator(".flash-warning")).to_be_visible()
+    expect(phone.locator("form[data-tricks-form]")).to_be_visible()  # the game as it stands
+    kept = phone.locator("#outbox")
+    expect(kept.locator("summary")).to_have_text("0 saves kept on this phone, not sent yet")
+    expect(kept).to_have_attribute("open", "")
+    expect(kept.locator("li .error")).to_contain_text("Not saved when sent: ")
+    expect(kept.locator("li .differs")).to_have_text(
+        ["Ben's bid: yours 0, saved 1", "Ann's bid: yours 1, saved 0"]  # in bidding order
+    )
+    expect(kept.locator("li .said")).to_have_text(
+        "Ben's bid 0 · Cy's bid 0 · Dee's bid 0 · Ann's bid 1"
+    )
+    # Nothing pretends it was saved: the hand in play has the bids the server holds.
+    tricks = phone.locator("form[data-tricks-form]")
+    expect(tricks.locator('li[data-player="Ben"] .pill.bid')).to_have_text("bid 1")
+    expect(tricks.locator('li[data-player="Ann"] .pill.bid')).to_have_text("bid 0")
+    screenshot(phone, "outbox-refused")
+
+    # "Discard" asks first: dismissed, the entry stays; accepted, it goes.
+    phone.once("dialog", lambda dialog: dialog.dismiss())
+    kept.get_by_role("button", name="Discard").click()
+    expect(kept.locator("li")).to_have_count(1)
+    phone.once("dialog", lambda dialog: dialog.accept())
+    kept.get_by_role("button", name="Discard").click()
+    expect(phone.locator("#outbox")).to_have_count(0)
+    assert phone.evaluate("Outbox.entries().then((kept) => kept.length)") == 0
+    with app.app_context():
+        hand = games.load(db.session.scalar(db.select(Account)), game).state.hands[0]
+        assert hand.input["bids"] == theirs
