@@ -62,7 +62,7 @@ window.Outbox = (function () {
       let value = field.value;
       if (field.type === "radio") value = field.closest("label").textContent;
       else if (field.type === "checkbox") value = "✓";
-      else if (field.tagName === "SELECT") value = field.value && field.selectedOptions[0].text; // "?": none
+      else if (field instanceof HTMLSelectElement) value = field.value && field.selectedOptions[0].text; // "?": none
       if (value.trim()) parts.push({ name: field.name, label, value: value.trim() });
     }
     return parts;
@@ -146,7 +146,8 @@ window.Outbox = (function () {
       return;
     }
     if (!box) {
-      box = Object.assign(document.createElement("details"), { id: "outbox", className: "card outbox" });
+      box = Object.assign(document.createElement("details"), { id: "outbox" });
+      box.classList.add("card", "outbox");
       const summary = document.createElement("summary");
       const said = summary.appendChild(document.createElement("span"));
       said.setAttribute("role", "status");
@@ -154,7 +155,7 @@ window.Outbox = (function () {
     }
     if (box.parentNode !== main || main.firstChild !== box) main.prepend(box);
     const count = waiting().length;
-    box.querySelector("summary span").textContent = Words.fill(words.kept[count === 1 ? 1 : 2], { count });
+    box.querySelector("summary [role=status]").textContent = Words.fill(words.kept[count === 1 ? 1 : 2], { count });
     if (entries.some((entry) => entry.refused)) box.open = true;
     box.querySelector("ol").replaceChildren(...entries.map((entry) => {
       const item = document.createElement("li");
@@ -199,7 +200,7 @@ window.Outbox = (function () {
       const checked = [...(field.length ? field : [field])].find((each) => each.checked);
       return checked ? checked.closest("label").textContent.trim() : "";
     }
-    if (field.tagName === "SELECT") return field.value && field.selectedOptions[0].text.trim();
+    if (field instanceof HTMLSelectElement) return field.value && field.selectedOptions[0].text.trim();
     return field.type === "checkbox" ? (field.checked ? "✓" : "") : field.value.trim();
   };
 
@@ -235,7 +236,7 @@ window.Outbox = (function () {
         return later();
       }
       const page = html.includes("data-game-page");
-      const warned = page && html.includes("flash-warning"); // "another phone saved it first"
+      const warned = page && html.includes("flash-warning"); // another phone saved it first, say
       const refused = warned || (response.status >= 400 && response.status < 500 && (page || html.includes("<form")));
       if (!refused && !(page && response.ok)) return later(); // a server error, not logged in...
       wait = 1000;
