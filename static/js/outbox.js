@@ -121,11 +121,15 @@ window.Outbox = (function () {
       .filter(([, value]) => typeof value === "string");
     const key = keyOf(fields);
     if (!key || !window.indexedDB) return Promise.resolve(false);
+    // Its label: the game (its players), the hand, the button ("Oh Hell · Ann, Ben and Cy ·
+    // Hand 3 of 13 · Save bids"): the list may show the saves of another game too.
+    const game = document.querySelector("meta[name=description]");
     const head = document.querySelector("#now h1");
     const button = submitter || form.querySelector("[type=submit]");
     const entry = {
       key, seq: Date.now(), url: form.action, page: location.pathname, fields, said: said(form),
-      label: [head && head.textContent, button && button.textContent].filter(Boolean).map((text) => text.trim()).join(" · "),
+      label: [game && game.content, head && head.textContent, button && button.textContent]
+        .filter(Boolean).map((text) => text.trim()).join(" · "),
     };
     return store("readwrite", (saves) => {
       const found = saves.get(key); // kept before (the same form): its place in the order stays

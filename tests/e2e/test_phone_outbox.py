@@ -305,3 +305,34 @@ def test_a_kept_save_refused_when_sent_comes_back_with_both_versions(phone, make
     with app.app_context():
         hand = games.load(db.session.scalar(db.select(Account)), game).state.hands[0]
         assert hand.input["bids"] == theirs
+
+
+def test_the_outbox_speaks_the_readers_language_and_digits(phone, make_app):
+    """On a Bengali page: the count of what waits and the form's note in Bengali, the count in
+    Bengali digits."""
+    app, game = a_game(make_app)
+    log_in(phone)
+    phone.context.add_cookies([{"name": "lang", "value": "bn", "url": phone.url}])
+    phone.goto(f"/games/{game}")
+    expect(phone.locator("html")).to_have_attribute("lang", "bn")
+    phone.wait_for_function("() => window.Outbox !== undefined")
+    phone.allowed_errors.append("net::ERR_INTERNET_DISCONNECTED")
+    phone.context.set_offline(True)
+    form = phone.locator("form[data-bids-form]")
+    for name in PLAYERS:
+        form.locator(f'li[data-player="{name}"] input[value="0"]').locator("xpath=..").click()
+    form.locator("[data-save]").click()
+    expect(phone.locator("#outbox summary")).to_have_text(
+        "১টি সেভ এই ফোনে রাখা আছে, এখনো পাঠানো হয়নি"
+    )
+    expect(form.locator(".kept-note")).to_contain_text("এই ফোনে রাখা আছে, এখনো পাঠানো হয়নি")
+    expect(phone.locator("#outbox li strong")).to_contain_text("ওহ হেল")
+    screenshot(phone, "outbox-kept-bn")
+    phone.context.set_offline(False)
+    expect(phone.locator("form[data-tricks-form]")).to_be_visible()
+    expect(phone.locator("#outbox")).to_have_count(0)
+    with app.app_context():
+        count = db.session.scalar(
+            db.select(db.func.count()).select_from(HandEntry).where(HandEntry.game_id == game)
+        )
+        assert count == 1
