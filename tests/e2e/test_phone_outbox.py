@@ -322,9 +322,7 @@ def test_the_outbox_speaks_the_readers_language_and_digits(phone, make_app):
     for name in PLAYERS:
         form.locator(f'li[data-player="{name}"] input[value="0"]').locator("xpath=..").click()
     form.locator("[data-save]").click()
-    expect(phone.locator("#outbox summary")).to_have_text(
-        "১টি সেভ এই ফোনে রাখা আছে, এখনো পাঠানো হয়নি"
-    )
+    expect(phone.locator("#outbox summary")).to_have_text("১টি সেভ এই ফোনে রাখা আছে, এখনো পাঠানো হয়নি")
     expect(form.locator(".kept-note")).to_contain_text("এই ফোনে রাখা আছে, এখনো পাঠানো হয়নি")
     expect(phone.locator("#outbox li strong")).to_contain_text("ওহ হেল")
     screenshot(phone, "outbox-kept-bn")
