@@ -21,6 +21,7 @@ window.Outbox = (function () {
   let wait = 1000; // the next retry's delay
   let timer = null;
   let sending = null;
+  let again = false;
   let entries = []; // what waits, in order (as last read)
 
   function db() {
@@ -241,8 +242,13 @@ window.Outbox = (function () {
       }
       const page = html.includes("data-game-page");
       const warned = page && html.includes("flash-warning"); // another phone saved it first, say
-      const refused = warned || (response.status >= 400 && response.status < 500 && (page || html.includes("<form")));
-      if (!refused && !(page && response.ok)) return later(); // a server error, not logged in...
+      // A refusal: the game's page not saved (or the correction's form again), any other 4xx
+      // but those that say "try again" (the first request with this key still being
+      // answered, too many requests). Anything else but the game's page (a server error, the
+      // login page) is tried again later.
+      const status = response.status;
+      const refused = warned || (status >= 400 && status < 500 && ![408, 409, 425, 429].includes(status));
+      if (!refused && !(page && response.ok)) return later();
       wait = 1000;
       if (!refused) {
         await drop(entry.key).then(read);
@@ -263,13 +269,21 @@ window.Outbox = (function () {
     return null;
   }
 
+  // Send what waits now (once at a time, across this phone's tabs too); asked again while it
+  // sends (a save kept meanwhile), it goes over the list once more after.
   function flush() {
     clearTimeout(timer);
-    if (!sending) {
-      const run = () => send().catch(later).then(read).then(show);
-      sending = (navigator.locks ? navigator.locks.request("sk-outbox", run) : run())
-        .finally(() => { sending = null; });
+    if (sending) {
+      again = true;
+      return sending;
     }
+    again = false;
+    const run = () => send().catch(later).then(read).then(show);
+    sending = (navigator.locks ? navigator.locks.request("sk-outbox", run) : run())
+      .finally(() => {
+        sending = null;
+        if (again) flush();
+      });
     return sending;
   }
 
