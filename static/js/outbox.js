@@ -75,11 +75,15 @@ window.Outbox = (function () {
     return field ? field.form : null;
   };
 
-  // A form whose save is kept: what was entered stays, it cannot be sent twice, and it says so
-  // (with "Try again": send what waits now).
+  // A form whose save is kept: what was entered stays as it was kept (its fields cannot be
+  // changed, nor the form sent twice), and it says so (with "Try again": send what waits now).
   function lock(form) {
     form.dataset.kept = "";
-    form.querySelectorAll("[type=submit]").forEach((button) => { button.disabled = true; });
+    for (const field of form.elements) {
+      if (field.disabled) continue; // disabled by the page (the dealer's forbidden bid)
+      field.disabled = true;
+      field.dataset.locked = "";
+    }
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
     const note = saveFailedNote(() => { wait = 1000; flush(); }); // app.js
     note.classList.add("kept-note");
@@ -89,7 +93,11 @@ window.Outbox = (function () {
 
   function unlock(form) {
     delete form.dataset.kept;
-    form.querySelectorAll("[type=submit]").forEach((button) => { button.disabled = false; });
+    for (const field of form.elements) {
+      if (!("locked" in field.dataset)) continue;
+      field.disabled = false;
+      delete field.dataset.locked;
+    }
     form.querySelectorAll(".kept-note").forEach((note) => note.remove());
   }
 

@@ -338,3 +338,36 @@ def test_the_outbox_speaks_the_readers_language_and_digits(phone, make_app):
             db.select(db.func.count()).select_from(HandEntry).where(HandEntry.game_id == game)
         )
         assert count == 1
+
+
+def test_a_waiting_save_discarded_gives_the_form_back(phone, make_app):
+    """A save waiting on the phone, discarded from the list (asked first): the form is open
+    again with what was typed, and saved from there once the link is back, once."""
+    app, game = a_game(make_app)
+    log_in(phone)
+    phone.goto(f"/games/{game}")
+    phone.wait_for_function("() => window.Outbox !== undefined")
+    phone.allowed_errors.append("net::ERR_INTERNET_DISCONNECTED")
+    phone.context.set_offline(True)
+    form = phone.locator("form[data-bids-form]")
+    for name in PLAYERS:
+        form.locator(f'li[data-player="{name}"] input[value="0"]').locator("xpath=..").click()
+    form.locator("[data-save]").click()
+    expect(form).to_have_attribute("data-kept", "")
+    expect(form.locator('li[data-player="Ann"] input[value="1"]')).to_be_disabled()
+    expect(form.locator("[data-save]")).to_be_disabled()
+    phone.locator("#outbox summary").click()
+    phone.once("dialog", lambda dialog: dialog.accept())
+    phone.locator("#outbox").get_by_role("button", name="Discard").click()
+    expect(phone.locator("#outbox")).to_have_count(0)
+    expect(form).not_to_have_attribute("data-kept", "")
+    expect(form.locator(".kept-note")).to_have_count(0)
+    expect(form.locator('li[data-player="Ann"] input[value="0"]')).to_be_checked()
+    expect(form.locator('li[data-player="Ann"] input[value="1"]')).to_be_enabled()
+    phone.context.set_offline(False)
+    form.locator('li[data-player="Ann"] input[value="1"]').locator("xpath=..").click()
+    form.locator("[data-save]").click()
+    expect(phone.locator("form[data-tricks-form]")).to_be_visible()
+    with app.app_context():
+        hand = games.load(db.session.scalar(db.select(Account)), game).state.hands
+        assert [each.input["bids"] for each in hand] == [{"Ann": 1, "Ben": 0, "Cy": 0, "Dee": 0}]
