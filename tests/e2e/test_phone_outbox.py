@@ -74,6 +74,19 @@ def enter(page, form, phase: str, rng: random.Random) -> dict[str, int]:
     return said
 
 
+def bids_saved_offline(phone, bids: dict[str, int]):
+    """On the game's page (the outbox loaded), the link down: the bids of hand 1 tapped and
+    saved. The form."""
+    phone.wait_for_function("() => window.Outbox !== undefined")
+    phone.allowed_errors.append("net::ERR_INTERNET_DISCONNECTED")
+    phone.context.set_offline(True)
+    form = phone.locator("form[data-bids-form]")
+    for name, value in bids.items():
+        form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("xpath=..").click()
+    form.locator("[data-save]").click()
+    return form
+
+
 def test_seven_hands_while_the_link_goes_down_and_up(browser, live_server, make_app):
     app, game = a_game(make_app)
     context = browser.new_context(**phone_settings(live_server, service_workers="allow"))
@@ -265,14 +278,7 @@ def test_a_kept_save_refused_when_sent_comes_back_with_both_versions(axe_phone, 
     app, game = a_game(make_app)
     log_in(phone)
     phone.goto(f"/games/{game}")
-    phone.wait_for_function("() => window.Outbox !== undefined")
-    phone.allowed_errors.append("net::ERR_INTERNET_DISCONNECTED")
-    phone.context.set_offline(True)
-    ours = {"Ann": 1, "Ben": 0, "Cy": 0, "Dee": 0}
-    form = step_form(phone, "bids", 1)
-    for name, value in ours.items():
-        form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("xpath=..").click()
-    form.locator("[data-save]").click()
+    bids_saved_offline(phone, {"Ann": 1, "Ben": 0, "Cy": 0, "Dee": 0})
     expect(phone.locator("#outbox summary")).to_have_text("1 save kept on this phone, not sent yet")
     with app.app_context():  # another phone gets there first
         account = db.session.scalar(db.select(Account))
@@ -319,13 +325,7 @@ def test_the_outbox_speaks_the_readers_language_and_digits(phone, make_app):
     phone.context.add_cookies([{"name": "lang", "value": "bn", "url": phone.url}])
     phone.goto(f"/games/{game}")
     expect(phone.locator("html")).to_have_attribute("lang", "bn")
-    phone.wait_for_function("() => window.Outbox !== undefined")
-    phone.allowed_errors.append("net::ERR_INTERNET_DISCONNECTED")
-    phone.context.set_offline(True)
-    form = phone.locator("form[data-bids-form]")
-    for name in PLAYERS:
-        form.locator(f'li[data-player="{name}"] input[value="0"]').locator("xpath=..").click()
-    form.locator("[data-save]").click()
+    form = bids_saved_offline(phone, dict.fromkeys(PLAYERS, 0))
     expect(phone.locator("#outbox summary")).to_have_text("১টি সেভ এই ফোনে রাখা আছে, এখনো পাঠানো হয়নি")
     expect(form.locator(".kept-note")).to_contain_text("এই ফোনে রাখা আছে, এখনো পাঠানো হয়নি")
     expect(phone.locator("#outbox li strong")).to_contain_text("ওহ হেল")
@@ -346,13 +346,7 @@ def test_a_waiting_save_discarded_gives_the_form_back(phone, make_app):
     app, game = a_game(make_app)
     log_in(phone)
     phone.goto(f"/games/{game}")
-    phone.wait_for_function("() => window.Outbox !== undefined")
-    phone.allowed_errors.append("net::ERR_INTERNET_DISCONNECTED")
-    phone.context.set_offline(True)
-    form = phone.locator("form[data-bids-form]")
-    for name in PLAYERS:
-        form.locator(f'li[data-player="{name}"] input[value="0"]').locator("xpath=..").click()
-    form.locator("[data-save]").click()
+    form = bids_saved_offline(phone, dict.fromkeys(PLAYERS, 0))
     expect(form).to_have_attribute("data-kept", "")
     expect(form.locator('li[data-player="Ann"] input[value="1"]')).to_be_disabled()
     expect(form.locator("[data-save]")).to_be_disabled()
