@@ -50,8 +50,15 @@ function saveFailedNote(again) {
 // which sends it when the link is back; without it (not loaded, no IndexedDB) or for a
 // failed answer, ``note`` says it was not saved (also used by sheet.js).
 function keptOrNote(error, form, submitter, note) {
-  const kept = error instanceof TypeError && window.Outbox ? Outbox.keep(form, submitter) : Promise.resolve(false);
+  const unanswered = error instanceof TypeError || error.name === "TimeoutError";
+  const kept = unanswered && window.Outbox ? Outbox.keep(form, submitter) : Promise.resolve(false);
   kept.then((done) => done || note());
+}
+
+// How long a save waits for its answer (a link that drops a request without a word would
+// keep it waiting for minutes): then it counts as unanswered (also used by sheet.js).
+function patience() {
+  return window.AbortSignal && AbortSignal.timeout ? AbortSignal.timeout(20000) : undefined;
 }
 
 // A save button while its request is out: busy, disabled, saying "Saving…" (the page's
@@ -99,7 +106,7 @@ function inplaceForms() {
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
     const restore = busyButton(button);
     const started = performance.now();
-    fetch(form.action, { method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin" })
+    fetch(form.action, { method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin", signal: patience() })
       .then((response) => response.text().then((html) => ({ response, html })))
       .then(({ response, html }) => {
         if (!html.includes("data-game-page") && !response.ok) throw new Error(String(response.status));

@@ -243,7 +243,7 @@ window.Outbox = (function () {
       let response;
       let html;
       try {
-        response = await fetch(entry.url, { method: "POST", body, headers: fragment, credentials: "same-origin" });
+        response = await fetch(entry.url, { method: "POST", body, headers: fragment, credentials: "same-origin", signal: patience() }); // app.js
         html = await response.text();
       } catch (error) {
         return later();
