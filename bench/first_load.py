@@ -22,12 +22,19 @@ BROWSER = {"Accept-Encoding": "br, gzip"}
 SEVEN = ["Ann", "Ben", "Cyrus", "Dee", "Eve", "Fay", "Gus"]
 
 
-def weigh(client, url: str) -> tuple[int, int, list[str]]:
-    """Bytes over the wire (compressed) and uncompressed, and the assets the page links."""
+def header_bytes(answer) -> int:
+    """The bytes of an answer's headers as the app writes them ("Name: value" and CRLF each;
+    the server adds its status line, Date and Server: about 100 B more on HTTP/1.1)."""
+    return sum(len(f"{name}: {value}\r\n".encode()) for name, value in answer.headers.items())
+
+
+def weigh(client, url: str) -> tuple[int, int, int, list[str]]:
+    """Bytes over the wire (compressed) and uncompressed, the headers', and the assets the
+    page links."""
     packed = client.get(url, headers=BROWSER)
     raw = client.get(url)
     assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', raw.text)
-    return len(packed.data), len(raw.data), assets
+    return len(packed.data), len(raw.data), header_bytes(packed), assets
 
 
 def main() -> None:
@@ -59,15 +66,22 @@ def main() -> None:
     client = app.test_client()
     client.post("/login", data={"username": "bench-club", "password": "bench password"})
     for label, game_id in (("7-player Oh Hell, hand 7", ids[0]), ("200-round Gin", ids[1])):
-        packed, raw, assets = weigh(client, f"/games/{game_id}")
+        packed, raw, headers, assets = weigh(client, f"/games/{game_id}")
         total = packed
-        print(f"{label}: page {packed:,} B over the wire ({raw:,} B uncompressed)")
+        print(f"{label}: page {packed:,} B over the wire ({raw:,} B uncompressed)", end="")
+        print(f", headers {headers} B")
         for asset in assets:
             answer = client.get(asset, headers=BROWSER)
             total += len(answer.data)
-            print(f"  {asset.split('?')[0]:<32} {len(answer.data):>7,} B")
+            own = header_bytes(answer)
+            headers += own
+            print(f"  {asset.split('?')[0]:<32} {len(answer.data):>7,} B  headers {own} B")
             answer.close()
         print(f"  first load, everything included: {total:,} B ({total / 1024:.1f} KiB)")
+        print(
+            f"  with the app's headers: {total + headers:,} B ({(total + headers) / 1024:.1f} KiB; "
+            "the server's status lines, Date and Server come on top)"
+        )
 
 
 if __name__ == "__main__":

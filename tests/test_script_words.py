@@ -26,6 +26,7 @@ CODE_NAMES = {
     "ETag",
     "If-None-Match",
     "POST",
+    "TimeoutError",
     "X-Fragment",
     "use strict",
     "wakeLock",

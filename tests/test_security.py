@@ -10,7 +10,9 @@ from tests.conftest import login
 def test_every_page_sends_security_headers(client):
     response = client.get("/login")
     csp = response.headers["Content-Security-Policy"]
-    assert "script-src 'self'" in csp
+    assert csp.startswith("default-src 'self';")  # scripts too: script-src falls back to it
+    # Scripts: the app's own, and WebAssembly (the phone's copy of the rules), no other eval.
+    assert "script-src 'self' 'wasm-unsafe-eval';" in csp
     assert "unsafe-inline" not in csp
     assert "frame-ancestors 'none'" in csp
     assert response.headers["X-Content-Type-Options"] == "nosniff"
@@ -86,8 +88,14 @@ def test_fingerprinted_static_files_are_cached_for_a_year_and_compressed(client)
         answer = client.get(url, headers={"Accept-Encoding": "gzip"})
         assert answer.status_code == 200
         assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable", url
+        # The same for every reader: no Vary: Cookie (the session was read on the way: the
+        # login page's cookie came with it).
+        assert "Cookie" not in answer.headers.get("Vary", ""), url
         if url.split("?")[0].endswith((".css", ".js")):
             assert answer.headers["Content-Encoding"] == "gzip", url
+            # Made ready by the app, never asked for again: no ETag, no date.
+            assert answer.headers["Vary"] == "Accept-Encoding", url
+            assert "ETag" not in answer.headers and "Last-Modified" not in answer.headers, url
         answer.close()
     unversioned = client.get("/static/css/app.css")
     assert "immutable" not in unversioned.headers.get("Cache-Control", "")

@@ -30,6 +30,7 @@ from flask import url_for
 from flask_babel import refresh
 
 from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.i18n import pgettext
 from scorekeeper.i18n import LANGUAGES
 from scorekeeper.i18n import locale_code
@@ -72,6 +73,37 @@ def speak(code: str | None) -> None:
         for key in ("scorekeeper.locale", "scorekeeper.translations"):
             request.environ.pop(key, None)
         refresh()
+
+
+@bp.app_template_global()
+def outbox_words() -> dict:
+    """The words of the outbox (static/js/outbox.js: a save kept on this phone while the link
+    is down, sent when it is back). ``kept`` in the forms for one and for more (the app's
+    languages have at most these two: English and Bengali, one and other; Sundanese and Lao,
+    one form), ``{count}`` filled in by the script with the reader's digits."""
+    return {
+        "kept": {
+            count: ngettext(
+                "%(num)s save kept on this phone, not sent yet",
+                "%(num)s saves kept on this phone, not sent yet",
+                count,
+                num="{count}",
+            )
+            for count in (1, 2)
+        },
+        "kept_note": _(
+            "Kept on this phone, not sent yet: it goes as soon as the connection is back."
+        ),
+        "discard": _("Discard"),
+        "discard_confirm": _("Discard this save? It was not sent: what it holds will be lost."),
+        "refused": _("Not saved when sent: %(why)s", why="{why}"),
+        "differs": _(
+            "%(field)s: yours %(yours)s, saved %(saved)s",
+            field="{field}",
+            yours="{yours}",
+            saved="{saved}",
+        ),
+    }
 
 
 @bp.get("/manifest.webmanifest")

@@ -4,19 +4,20 @@ from __future__ import annotations
 
 from flask import Flask
 from flask import request
+from flask.sessions import SecureCookieSessionInterface
 
+#: The app's own scripts, stylesheets, fetches, service worker and web manifest, nothing else:
+#: ``default-src`` says it for all of them (style-src, connect-src, worker-src and manifest-src
+#: fall back to it; script-src adds WebAssembly), so the header, sent with every page, says it
+#: once (it costs each first load its length). What does not fall back to it is said: images
+#: (also data:), plug-ins, the base URL, where forms go, who may frame the page.
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
         # wasm-unsafe-eval: the phone's copy of the rules runs in WebAssembly (Pyodide, served
         # by the app: views/offline_rules.py); no other eval.
         "script-src 'self' 'wasm-unsafe-eval'",
-        "style-src 'self'",
         "img-src 'self' data:",
-        "connect-src 'self'",
-        # The service worker (/sw.js) and the web manifest: the app's own, nothing else.
-        "worker-src 'self'",
-        "manifest-src 'self'",
         "object-src 'none'",
         "base-uri 'self'",
         "form-action 'self'",
@@ -54,6 +55,18 @@ def register(app: Flask) -> None:
         return response
 
     app.wsgi_app = SecureCookies(app.wsgi_app, always=app.config["SESSION_COOKIE_SECURE"])
+    app.session_interface = Sessions()
+
+
+class Sessions(SecureCookieSessionInterface):
+    """Flask's cookie sessions, but a static file by its hashed URL does not vary with the
+    cookie (Flask adds ``Vary: Cookie`` to any answer whose request touched the session): it
+    is the same for everyone, cached for a year, and the header only costs a first load."""
+
+    def save_session(self, app, session, response) -> None:
+        super().save_session(app, session, response)
+        if request.endpoint in STATIC_ENDPOINTS and request.args.get("v"):
+            response.vary.discard("cookie")  # lower case: HeaderSet.remove compares so
 
 
 class SecureCookies:

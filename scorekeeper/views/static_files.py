@@ -33,8 +33,9 @@ from scorekeeper.views.game_assets import folder_of
 from scorekeeper.views.security import STATIC_ENDPOINTS
 
 #: Headers a file's answer does without: its URL names its version, and it is cached for a
-#: year (``security.py``), so it is never asked for again, nor in pieces.
-NEEDLESS = ("Last-Modified", "Expires", "Content-Disposition", "Accept-Ranges")
+#: year as immutable (``security.py``), so it is never asked for again, conditionally (no
+#: ETag) or in pieces.
+NEEDLESS = ("Last-Modified", "Expires", "Content-Disposition", "Accept-Ranges", "ETag")
 
 
 def _css(text: str) -> str:
@@ -111,5 +112,4 @@ def register(app: Flask) -> None:
         if encoding:
             response.headers["Content-Encoding"] = encoding
         response.headers["Vary"] = "Accept-Encoding"
-        response.set_etag(f"{file_hash(path)}-{encoding or 'identity'}")
         return response

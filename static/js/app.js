@@ -46,6 +46,21 @@ function saveFailedNote(again) {
   return note;
 }
 
+// A save that got no answer (no connection) is kept on this phone by the outbox (outbox.js),
+// which sends it when the link is back; without it (not loaded, no IndexedDB) or for a
+// failed answer, ``note`` says it was not saved (also used by sheet.js).
+function keptOrNote(error, form, submitter, note) {
+  const unanswered = error instanceof TypeError || error.name === "TimeoutError";
+  const kept = unanswered && window.Outbox ? Outbox.keep(form, submitter) : Promise.resolve(false);
+  kept.then((done) => done || note());
+}
+
+// How long a save waits for its answer (a link that drops a request without a word would
+// keep it waiting for minutes): then it counts as unanswered (also used by sheet.js).
+function patience() {
+  return window.AbortSignal && AbortSignal.timeout ? AbortSignal.timeout(20000) : undefined;
+}
+
 // A save button while its request is out: busy, disabled, saying "Saving…" (the page's
 // word); the function returned gives it back as it was, for a request that failed (also used
 // by sheet.js).
@@ -77,12 +92,21 @@ function inplaceForms() {
   });
 
   function send(form, submitter) {
+    // Saves kept on this phone go first (outbox.js): this one waits behind them.
+    if (window.Outbox && Outbox.count) {
+      Outbox.keep(form, submitter).then((kept) => (kept ? Outbox.flush() : post(form, submitter)));
+      return;
+    }
+    post(form, submitter);
+  }
+
+  function post(form, submitter) {
     const button = submitter || form.querySelector("[data-save]");
     const body = new FormData(form, submitter && submitter.name ? submitter : undefined);
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
     const restore = busyButton(button);
     const started = performance.now();
-    fetch(form.action, { method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin" })
+    fetch(form.action, { method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin", signal: patience() })
       .then((response) => response.text().then((html) => ({ response, html })))
       .then(({ response, html }) => {
         if (!html.includes("data-game-page") && !response.ok) throw new Error(String(response.status));
@@ -103,9 +127,9 @@ function inplaceForms() {
           }
         });
       })
-      .catch(() => {
+      .catch((error) => {
         restore();
-        (form.querySelector(".save-bar") || form).appendChild(saveFailedNote(() => send(form, submitter)));
+        keptOrNote(error, form, submitter, () => (form.querySelector(".save-bar") || form).appendChild(saveFailedNote(() => send(form, submitter))));
       });
   }
 }
@@ -248,7 +272,8 @@ function seatPicker() {
 }
 
 // The service worker (templates/shell/sw.js): copies of the game pages and a page of its own
-// for when there is no connection. Registered once the page is drawn, never before. A page
+// for when there is no connection. Registered once the page is drawn, never before, as the
+// outbox (outbox.js) is loaded on a game page. A page
 // asks it to keep a copy of itself when it came before the worker, and after a save made in
 // place. A copy shown offline says so at the top ("Offline copy from 21:14").
 function offline() {
@@ -260,13 +285,19 @@ function offline() {
     mark.textContent = Words.fill(words.offline_copy || "", { time: Words.time(new Date(root.dataset.offlineCopy), words) });
     document.getElementById("main").before(mark);
   }
-  const worker = navigator.serviceWorker;
-  if (!worker || !document.body.dataset.sw) return;
+  const worker = document.body.dataset.sw && navigator.serviceWorker;
   const keep = () => worker.ready.then((registration) => registration.active.postMessage({ keep: location.pathname }));
-  const register = () => worker.register(document.body.dataset.sw).then(() => worker.controller || keep(), () => {});
-  if (document.readyState === "complete") register();
-  else window.addEventListener("load", register, { once: true });
+  const later = () => {
+    // The outbox (a game page's saves kept while the link is down), loaded after the page too.
+    const outbox = document.body.dataset.outbox;
+    if (outbox && window.indexedDB) document.head.append(Object.assign(document.createElement("script"), { src: outbox }));
+    if (worker) worker.register(document.body.dataset.sw).then(() => worker.controller || keep(), () => {});
+  };
+  if (document.readyState === "complete") later();
+  else window.addEventListener("load", later, { once: true });
+  if (!worker) return;
   document.addEventListener("sk:page", keep);
+  window.addEventListener("online", keep); // a copy asked for without a connection came to nothing
 }
 
 document.addEventListener("DOMContentLoaded", () => {

@@ -14,10 +14,8 @@ export function start(urls) {
       const pyodide = await loadPyodide({ indexURL, fullStdLib: false });
       const zip = await (await fetch(urls.rules)).arrayBuffer();
       pyodide.unpackArchive(zip, "zip", { extractDir: "/rules" });
-      pyodide.runPython(
-        "import sys\nsys.path.insert(0, '/rules')\nfrom scorekeeper.games import portable"
-      );
-      return pyodide.globals.get("portable").play_json;
+      pyodide.pyimport("sys").path.insert(0, "/rules");
+      return pyodide.pyimport("scorekeeper.games.portable").play_json;
     })();
     started.catch(() => { started = null; });
   }

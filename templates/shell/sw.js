@@ -9,7 +9,8 @@
 //   page marks "Offline copy from 21:14" (static/js/app.js).
 // - any other page: from the network; without a connection, the offline page, in the language
 //   of the last page seen, listing the games kept (static/js/offline.js).
-// - a write (POST): to the network, untouched (see ``write``).
+// - a write (POST): to the network, untouched (see ``write``); the page's outbox keeps a
+//   save that got no answer.
 "use strict";
 
 const CONFIG = {{ config|tojson }};
@@ -55,8 +56,9 @@ self.addEventListener("message", (event) => {
     .catch(() => {}));
 });
 
-// A write goes to the network as the page sent it; the outbox (kept writes, sent when the
-// link is back) will take them here. Logging out takes the copies of the game pages with it.
+// A write goes to the network as the page sent it (a save that gets no answer is kept by the
+// page's outbox, static/js/outbox.js, which sends it again when the link is back). Logging
+// out takes the copies of the game pages with it.
 function write(event, url) {
   if (url.pathname === CONFIG.logout) event.waitUntil(caches.delete(PAGES));
 }

@@ -166,20 +166,24 @@ def test_a_save_is_one_request_in_place_and_shows_the_change(phone):
     assert loads == []  # no page load: the answer replaced the page's main part
 
 
-def test_a_failed_save_keeps_what_was_typed_and_offers_to_retry(phone):
+def test_a_failed_save_keeps_what_was_typed_and_sends_it_when_the_link_is_back(phone):
+    """The save gets no answer: it is kept on the phone (the outbox), the form keeps what was
+    typed and says so; once the link is back it is sent by itself."""
     sign_up(phone)
     add_players(phone, *PLAYERS)
     start_game(phone, PLAYERS)
+    phone.wait_for_function("() => window.Outbox !== undefined")
     for name in PLAYERS:
         tap(phone, "data-bids-form", name, 1 if name == "Ben" else 0)
     phone.allowed_errors.append("net::ERR_FAILED")  # the request this test cuts off
     phone.route(re.compile(r"/games/\d+/hands$"), lambda route: route.abort())
     phone.get_by_role("button", name="Save bids").click()
-    expect(phone.locator(".save-failed")).to_contain_text("Not saved")
+    expect(phone.locator(".kept-note")).to_contain_text("Kept on this phone, not sent yet")
+    expect(phone.locator("#outbox summary")).to_have_text("1 save kept on this phone, not sent yet")
     assert row(phone, "data-bids-form", "Ben").locator('input[value="1"]').is_checked()
     phone.unroute(re.compile(r"/games/\d+/hands$"))
-    phone.get_by_role("button", name="Try again").click()
     expect(row(phone, "data-tricks-form", "Ben").locator(".pill.bid")).to_have_text("bid 1")
+    expect(phone.locator("#outbox")).to_have_count(0)
 
 
 def test_the_dealer_sees_the_forbidden_bid_struck_out(phone):
@@ -331,6 +335,7 @@ def test_a_failed_change_of_a_bid_says_so_and_keeps_what_was_typed(phone):
     change_a_bid(phone, "Ben", 1)
     phone.allowed_errors.append("net::ERR_FAILED")  # the request this test cuts off
     phone.route(re.compile(r"/games/\d+/hands/1$"), lambda route: route.abort())
+    phone.wait_for_function("() => window.Outbox !== undefined")
     phone.get_by_role("button", name="Save changed bids").click()
-    expect(phone.locator("form[data-change-bids] .save-failed")).to_contain_text("Not saved")
+    expect(phone.locator("form[data-change-bids] .kept-note")).to_contain_text("not sent yet")
     expect(row(phone, "data-change-bids", "Ben").locator('input[value="1"]')).to_be_checked()
