@@ -7,8 +7,10 @@ where and how it serves. A request is CPU-bound (rendering, the rules), so more 
 cores only queue behind each other (measured: 8 workers on 2 cores served fewer hands per
 second than 2); at least 2 keep one free while the other runs a long request (a restore).
 gunicorn runs the ``gthread`` worker when threads are more than 1 (or when a ``worker_class``
-says so); the counts here are only the counts. Which client addresses may set ``X-Forwarded-*`` is set here
-explicitly, never left to gunicorn's default (which trusts 127.0.0.1 whatever the app thinks):
+says so); the counts here are only the counts.
+
+Which client addresses may set ``X-Forwarded-*`` is set here explicitly, never left to
+gunicorn's default (which trusts 127.0.0.1 whatever the app thinks):
 
 - ``PROXY_FIX`` off (no proxy): nobody. A client's own ``X-Forwarded-Proto`` is ignored, and
   the app (without ProxyFix) ignores ``X-Forwarded-For``: the login limits count the real peer.
@@ -25,7 +27,6 @@ from scorekeeper import config as settings
 
 _instance = os.environ.get("INSTANCE_PATH", str(Path(__file__).resolve().parent / "instance"))
 _proxy_fix = bool(settings.load(_instance)["PROXY_FIX"])
-
 
 
 def _cores() -> int:
