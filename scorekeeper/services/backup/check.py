@@ -398,6 +398,8 @@ class Plan:
     games: list[dict] = field(default_factory=list)
     #: The keys of hand results, numbered (results are kept as arrays of numbers).
     keys: dict[str, int] = field(default_factory=dict)
+    #: Each set of game options met, as the rules resolved it (``_options``).
+    options: dict[tuple, tuple] = field(default_factory=dict)
     #: The format's version, and the ids of the games checked so far.
     version: int = 0
     game_ids: set[int] = field(default_factory=set)
@@ -563,6 +565,21 @@ def _record(game: GameV1, members: list[str], where: str, what: str) -> list:
     return record
 
 
+def _options(found: Plan, kind: str, options: dict, players: int) -> tuple[dict, str, bool]:
+    """A game's options as its rules resolve them for ``players``, its variant, and whether it
+    is played in teams: worked out once for each set of options a backup holds (a long
+    history repeats a few), or ``RuleError``/``ValueError`` as the rules refuse them."""
+    key = (kind, players, json.dumps(options, sort_keys=True, ensure_ascii=False))
+    known = found.options.get(key)
+    if known is None:
+        rules = GAMES[kind].rules
+        resolved = rules.resolve_options(options, players)
+        teams = rules.team_seats(resolved, players) is not None
+        known = found.options[key] = (resolved, rules.variant_of(resolved), teams)
+    resolved, variant, teams = known
+    return dict(resolved), variant, teams
+
+
 def shown_as_given(entry: Change, shown: dict) -> dict:
     """A change as the rules took it (names matched), without what they derived from it."""
     given = {key: shown[key] for key in shown if key not in ("id", "before_hand", "score")}
@@ -600,7 +617,7 @@ def _game(
     members = names + [found.players[player_ref]["name"] for player_ref in joined]
     first_dealer = game.first_dealer
     try:
-        resolved = game_rules.resolve_options(game.options, len(names))
+        resolved, variant, teams = _options(found, kind, game.options, len(names))
         game_rules.check_players(names, resolved)
     except RuleError as error:
         raise Damaged(f"{where}.{error.field or 'options'}", _at(what, error.message)) from None
@@ -656,7 +673,6 @@ def _game(
         )
     status = "abandoned" if abandoned else results.status_of(state)
     derived = results.derive(plugin, setup, state, status, 1, members)
-    teams = game_rules.team_seats(resolved, len(names)) is not None
     came = [entry for entry in record if isinstance(entry, Change)]
     try:
         changes = (
@@ -688,7 +704,7 @@ def _game(
             "kind": kind,
             "options": resolved,
             "first_dealer": first_dealer,
-            "variant": game_rules.variant_of(resolved),
+            "variant": variant,
             "locked": locked,
             "status": status,
             "totals": derived.totals,
