@@ -91,10 +91,13 @@ class Server:
 
     def _accounts(self, clients: int) -> None:
         code = (
-            "import sys\n"
+            "import os\n"
             "from scorekeeper import create_app\n"
+            "from scorekeeper.config import database_uri\n"
             "from scorekeeper.services import accounts\n"
-            "app = create_app({'PASSWORD_HASH_METHOD': 'pbkdf2:sha256:1000'})\n"
+            "uri = database_uri(os.environ.get('DATABASE_URL'), os.environ['INSTANCE_PATH'])\n"
+            "app = create_app({'PASSWORD_HASH_METHOD': 'pbkdf2:sha256:1000',\n"
+            "                  'SQLALCHEMY_DATABASE_URI': uri})\n"
             "with app.app_context():\n"
             f"    for n in range({clients}):\n"
             f"        accounts.create_account(f'load-club-{{n}}', {PASSWORD!r})\n"
@@ -321,7 +324,12 @@ def main() -> None:
             uri = None
             if admin:
                 name, uri = postgres_database(admin)
-            server = Server(uri, args.clients)
+            try:
+                server = Server(uri, args.clients)
+            except BaseException:
+                if name:
+                    drop_postgres(admin, name)
+                raise
             try:
                 rows.append(
                     (engine, path, run(server.port, args.clients, args.seconds, loops[path]))
