@@ -162,7 +162,8 @@ def test_a_streamed_restore_loses_nothing(app, document, small_pieces):
 
 
 def test_a_refusal_near_the_end_of_a_long_backup_changes_nothing(app, document, monkeypatch):
-    """Batches of games are written before the last game is read: its refusal undoes them."""
+    """The games are checked a batch at a time and kept aside: the last one refused, nothing
+    was written; undamaged, every batch is written in the one transaction."""
     original = document
     document = copy.deepcopy(original)
     games = document["games"]
@@ -184,12 +185,13 @@ def test_a_refusal_near_the_end_of_a_long_backup_changes_nothing(app, document, 
     refused = same_refusal(app, gzip.compress(json.dumps(document).encode()))
     assert "the hands are not numbered 1, 2, 3" in refused[1]
     assert refused[2] == "games[47].hands[1].number"
-    assert written == [5] * 9  # 45 games were in the transaction when it was refused
-    # And the same file, undamaged, restores whole.
+    assert written == []  # 45 games checked and kept aside, none written
+    # And the same file, undamaged, restores whole, a batch at a time.
     games[-1]["hands"][1]["number"] = 2
     target = make_account(app, "other-club")
     restored = outcome(app, target.id, json.dumps(document).encode(), streamed=True)
     assert restored["games"] == 48
+    assert written == [5] * 9 + [3]
     assert counts(app, target.id)[2] == 48
 
 

@@ -1,5 +1,6 @@
-"""The streamed restore: a backup file read a piece at a time, its games checked and written
-a batch at a time as they come, in one transaction (all of it, or nothing).
+"""The streamed restore: a backup file read a piece at a time, its games checked one at a time
+as they come, their rows spooled to a temporary file a batch at a time, then written a batch
+at a time in one transaction (all of it, or nothing).
 
 Only one game's document, one batch of checked rows and one piece of the file's text are
 held at once, so the memory a restore takes does not grow with the backup. The text is
@@ -9,7 +10,8 @@ standard JSON decoder (``raw_decode``): the head's values, then each game of ``g
 The checks and their sentences are the whole-document restore's (``check``), and so is which
 of several problems is told: a problem of the file (gzip, then JSON, nesting, characters)
 wins over a problem of its content, so once a game is refused the rest of the file is still
-read through (nothing more written) before the refusal is given.
+read through before the refusal is given. Nothing is written before the whole file is read
+and checked.
 
 A document this way cannot read in order (the head after the games, a list of games that is
 no list, a document that is no object) is restored whole, as before (``restore_account``):
@@ -20,7 +22,9 @@ from __future__ import annotations
 
 import codecs
 import json
+import pickle
 import re
+import tempfile
 import zlib
 from collections.abc import Callable
 from collections.abc import Iterator
@@ -273,9 +277,13 @@ def _streamed(account: Account, text: _Text) -> dict[str, int]:
 
 
 def _games(account: Account, head: dict, text: _Text, found: _Found) -> dict[str, int] | None:
-    """Read the list of games, checking and writing them a batch at a time; the counts
-    written (None once a problem is found: nothing more is written, the rest only read)."""
-    writer = None
+    """Read the list of games, checking them one at a time and keeping their rows a batch at
+    a time in a spool (a temporary file); once every game is checked, write them all. The
+    counts written (None once a problem is found: the rest is only read, nothing written).
+
+    Nothing is written while the file is read, so on SQLite the database's one write lock is
+    held only while the rows are inserted, not while the rules check every game."""
+    plan = None
     if found.any is None:
         try:
             check.model_for(head)
@@ -287,35 +295,41 @@ def _games(account: Account, head: dict, text: _Text, found: _Found) -> dict[str
                         "account and restore there."
                     )
                 )
-            writer = Writer(check.plan_head({**head, "games": []}), account)
+            plan = check.plan_head({**head, "games": []})
         except Damaged as damage:
             found.content = damaged(damage)
         except Refusal as refusal:
             found.content = refusal
     text.take("[")
-    batch: list[dict] = []
-    index = 0
-    if text.peek() == "]":
-        text.at += 1
-    else:
-        while True:
-            item, item_text = text.value()
-            # A game is an item of a list at depth 2: the list stands for it here.
-            found.check_text([item], item_text, JSON_MAX_DEPTH - 1)
-            if writer is not None and found.any is None:
-                try:
-                    game = check.plan_game(writer.plan, index, item, {"games": {index: item}})
-                except Damaged as damage:
-                    found.content = damaged(damage)
-                else:
-                    batch.append(game)
-                    if len(batch) == BATCH:
-                        writer.games(batch)
-                        batch = []
-            index += 1
-            if text.closed("]"):
-                break
-    if writer is None or found.any is not None:
-        return None
-    writer.games(batch)
+    with tempfile.TemporaryFile() as spool:
+        batches = 0
+        batch: list[dict] = []
+        index = 0
+        if text.peek() == "]":
+            text.at += 1
+        else:
+            while True:
+                item, item_text = text.value()
+                # A game is an item of a list at depth 2: the list stands for it here.
+                found.check_text([item], item_text, JSON_MAX_DEPTH - 1)
+                if plan is not None and found.any is None:
+                    try:
+                        game = check.plan_game(plan, index, item, {"games": {index: item}})
+                    except Damaged as damage:
+                        found.content = damaged(damage)
+                    else:
+                        batch.append(game)
+                        if len(batch) == BATCH:
+                            pickle.dump(batch, spool, pickle.HIGHEST_PROTOCOL)
+                            batches, batch = batches + 1, []
+                index += 1
+                if text.closed("]"):
+                    break
+        if plan is None or found.any is not None:
+            return None
+        writer = Writer(plan, account)
+        spool.seek(0)
+        for _batch in range(batches):
+            writer.games(pickle.load(spool))  # noqa: S301 - this restore's own file
+        writer.games(batch)
     return writer.finish()
