@@ -1,5 +1,5 @@
-"""Benchmark: the history list ``/nights/`` (and the API's list of nights) at 1,000 and
-10,000 games, to show whether its cost grows with the history.
+"""Benchmark: the history list ``/nights/`` (and the other paginated lists: the API's nights,
+the games) at 1,000 and 10,000 games, to show whether their cost grows with the history.
 
 For each size, an account is filled with ``bench/run.py``'s realistic history (games shared
 out over 200 weekly nights, so a night holds more games as the history grows), then each list
@@ -33,7 +33,14 @@ from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.services import accounts  # noqa: E402
 
 PASSWORD = "bench password"
-URLS = ["/nights/", "/nights/?page=10", "/nights/?player=Ann&game=oh_hell", "/api/v1/nights"]
+URLS = [
+    "/nights/",
+    "/nights/?page=10",
+    "/nights/?player=Ann&game=oh_hell",
+    "/api/v1/nights",
+    "/games/",
+    "/api/v1/games",
+]
 
 
 def p95_of(times: list[float]) -> float:
