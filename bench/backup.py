@@ -11,7 +11,10 @@ would run it:
 
 SQLite in a temporary folder by default; ``DATABASE_URL=postgresql://...`` for PostgreSQL.
 
-    .venv/bin/python bench/backup.py [--games 10000] [--seed 7]
+    .venv/bin/python bench/backup.py [--games 10000] [--seed 7] [--from-db FILE]
+
+``--from-db`` starts from a copy of a SQLite file already filled (``bench/nights.py --keep``
+keeps one: filling 10,000 games takes minutes), so two checkouts restore the very same backup.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import json
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -193,6 +197,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--nights", type=int, default=200)
+    parser.add_argument("--from-db", help="a filled SQLite file of bench-club to start from")
     parser.add_argument("--child", choices=["backup", "restore"], help=argparse.SUPPRESS)
     parser.add_argument("--uri", help=argparse.SUPPRESS)
     parser.add_argument("--path", help=argparse.SUPPRESS)
@@ -205,18 +210,23 @@ def main() -> None:
     import run as filler  # bench/run.py: the realistic history
 
     folder = tempfile.mkdtemp(prefix="scorekeeper-backup-bench-")
-    uri = database_uri(os.environ.get("DATABASE_URL"), folder)
+    if args.from_db:
+        shutil.copyfile(args.from_db, Path(folder) / "scorekeeper.db")
+        uri = f"sqlite:///{Path(folder) / 'scorekeeper.db'}"
+    else:
+        uri = database_uri(os.environ.get("DATABASE_URL"), folder)
     app = make_app(uri)
     with app.app_context():
         if uri.startswith("postgresql"):
             db.session.execute(sa.text("DROP SCHEMA public CASCADE; CREATE SCHEMA public"))
             db.session.commit()
         upgrade()
-        account = accounts.create_account("bench-club", PASSWORD)
         started = time.perf_counter()
-        filler.fill(account.id, args.games, random.Random(args.seed), args.nights)
-        rule_sets.save_rule_set(account, "oh_hell", "Friday rules", {"hook": True})
-        rule_sets.save_rule_set(account, "pitch", "Ten-point pitch", {})
+        if not args.from_db:
+            account = accounts.create_account("bench-club", PASSWORD)
+            filler.fill(account.id, args.games, random.Random(args.seed), args.nights)
+            rule_sets.save_rule_set(account, "oh_hell", "Friday rules", {"hook": True})
+            rule_sets.save_rule_set(account, "pitch", "Ten-point pitch", {})
         filled = time.perf_counter() - started
         if uri.startswith("postgresql"):
             db.session.execute(sa.text("ANALYZE"))
@@ -236,7 +246,8 @@ def main() -> None:
         db.engine.dispose()
     assert copy == source, (copy, source)
 
-    print(f"Scorekeeper backup bench: {engine}, {args.games} games (filled in {filled:.0f} s)")
+    games = source["games"]
+    print(f"Scorekeeper backup bench: {engine}, {games} games (filled in {filled:.0f} s)")
     print(f"  load average (1 min) at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"  rows: {source}")
     print(

@@ -195,7 +195,11 @@ class Game(db.Model):
     """
 
     __tablename__ = "game"
-    __table_args__ = (sa.Index("ix_game_account_created", "account_id", "created_at"),)
+    __table_args__ = (
+        sa.Index("ix_game_account_created", "account_id", "created_at"),
+        # A night's games in play order, and the games outside any night (history lists).
+        sa.Index("ix_game_account_night", "account_id", "night_id", "created_at"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     account_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))

@@ -286,11 +286,19 @@ def loose_games(account: Account, day: date, limit: int = 20) -> list[Game]:
 
 @dataclass
 class NightRow:
-    """A night in a list: the night and its games (those matching the filters)."""
+    """A night in a list: the night and its games (those matching the filters; the first
+    few of them where the list shows only a few a night)."""
 
     night: Night
     games: list[Game] = field(default_factory=list)
     game_count: int = 0
+    #: How many of its games match the filters (all of them when there are none).
+    matching: int = 0
+
+    @property
+    def hidden(self) -> int:
+        """How many matching games the list leaves out (shown on the night's own page)."""
+        return self.matching - len(self.games)
 
 
 def _player_games(account: Account, player: str) -> sa.Select:
@@ -316,15 +324,20 @@ def list_nights(
     kind: str | None = None,
     page: int = 1,
     per_page: int = 10,
+    games_per_night: int | None = None,
 ) -> tuple[list[NightRow], int]:
-    """A page of the account's nights, newest first, and how many there are in all.
+    """A page of nights, newest first, and how many there are in all.
 
     With ``player`` (a roster name) or ``kind`` (a game key) only nights with a matching game
-    are listed, each with its matching games. Four queries, whatever the history's size.
+    are listed, each with its matching games; with ``games_per_night`` only the first that
+    many of them (in the order played), so that a page costs the same however many games a
+    night holds. Four queries (five with a filter), whatever the history's size, each on
+    an indexed key (the nights by account and date, the games by night).
     """
     query = sa.select(Night).where(Night.account_id == account.id)
     conditions = _game_filter(account, player, kind)
-    if player or kind:
+    filtered = bool(player or kind)
+    if filtered:
         query = query.where(Night.id.in_(sa.select(Game.night_id).where(*conditions)))
     pagination = db.paginate(
         query.order_by(Night.date.desc(), Night.id.desc()),
@@ -335,22 +348,45 @@ def list_nights(
     found, total = pagination.items, pagination.total
     ids = [night.id for night in found]
     rows = {night.id: NightRow(night) for night in found}
-    counted = db.session.execute(
-        sa.select(Game.night_id, sa.func.count(Game.id))
-        .where(Game.account_id == account.id, Game.night_id.in_(ids))
-        .group_by(Game.night_id)
+    counted = _counts_by_night(Game.account_id == account.id, ids)
+    for night_id, count in counted.items():
+        rows[night_id].game_count = rows[night_id].matching = count
+    if filtered and games_per_night is not None:
+        for night_id, count in _counts_by_night(sa.and_(*conditions), ids).items():
+            rows[night_id].matching = count
+    matching = sa.select(Game).where(*conditions, Game.night_id.in_(ids))
+    if games_per_night is not None:
+        place = (
+            sa.func.row_number()
+            .over(partition_by=Game.night_id, order_by=(Game.created_at, Game.id))
+            .label("place")
+        )
+        first = sa.select(Game.id, place).where(*conditions, Game.night_id.in_(ids)).subquery()
+        matching = (
+            sa.select(Game)
+            .join(first, first.c.id == Game.id)
+            .where(first.c.place <= games_per_night)
+        )
+    games = db.session.scalars(
+        matching.options(selectinload(Game.seats)).order_by(Game.created_at, Game.id)
     ).all()
-    for night_id, count in counted:
-        rows[night_id].game_count = count
-    matching = db.session.scalars(
-        sa.select(Game)
-        .where(*conditions, Game.night_id.in_(ids))
-        .options(selectinload(Game.seats))
-        .order_by(Game.created_at, Game.id)
-    ).all()
-    for game in matching:
+    for game in games:
         rows[game.night_id].games.append(game)
+    if games_per_night is None:
+        for row in rows.values():
+            row.matching = len(row.games)
     return [rows[night_id] for night_id in ids], total
+
+
+def _counts_by_night(condition: sa.ColumnElement, ids: list[int]) -> dict[int, int]:
+    """How many games meeting ``condition`` each of the nights ``ids`` holds."""
+    return dict(
+        db.session.execute(
+            sa.select(Game.night_id, sa.func.count(Game.id))
+            .where(condition, Game.night_id.in_(ids))
+            .group_by(Game.night_id)
+        ).all()
+    )
 
 
 def count_loose_games(account: Account, player: str | None = None, kind: str | None = None) -> int:

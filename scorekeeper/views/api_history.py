@@ -190,6 +190,5 @@ def restore():
         raise backup.refuse(
             _("This backup is larger than the %(size)s MB this server accepts.", size=limit)
         ) from None
-    document = an_object(backup.read_document(raw, unpacked_limit()))
-    counts = backup.restore_account(g.account, document)
+    counts = backup.restore_file(g.account, raw, unpacked_limit(), an_object)
     return s.Restored(restored=counts), 201

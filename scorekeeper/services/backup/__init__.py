@@ -10,6 +10,8 @@ One module a job:
   version's model, then checked for what no shape can say (every game replayed through the
   rules), as the rows it will become;
 - ``restore``: the restore writer: those rows in bulk inserts, in one transaction;
+- ``stream``: the restore of an uploaded file, read, checked and written a batch of games at
+  a time (its memory does not grow with the backup), in one transaction;
 - ``csv_sheet``: one game's score sheet as CSV.
 """
 
@@ -25,6 +27,7 @@ from scorekeeper.services.backup.document import BackupV1
 from scorekeeper.services.backup.document import BackupV2
 from scorekeeper.services.backup.restore import is_empty
 from scorekeeper.services.backup.restore import restore_account
+from scorekeeper.services.backup.stream import restore_file
 from scorekeeper.services.backup.writer import BATCH
 from scorekeeper.services.backup.writer import document_chunks
 from scorekeeper.services.backup.writer import export_account
@@ -47,4 +50,5 @@ __all__ = [
     "read_document",
     "refuse",
     "restore_account",
+    "restore_file",
 ]

@@ -298,7 +298,10 @@ def _path(loc: tuple) -> str:
 
 def _ref(items: object, index: int) -> int:
     """The id of an item of a list of the backup, or its place (1, 2 ...) when it has none."""
-    item = items[index] if isinstance(items, list) else None
+    if isinstance(items, Mapping):  # a streamed restore: {index: the game being read}
+        item = items.get(index)
+    else:
+        item = items[index] if isinstance(items, list) else None
     ref = item.get("id") if isinstance(item, Mapping) else None
     return ref if type(ref) is int else index + 1
 
@@ -395,12 +398,27 @@ class Plan:
     games: list[dict] = field(default_factory=list)
     #: The keys of hand results, numbered (results are kept as arrays of numbers).
     keys: dict[str, int] = field(default_factory=dict)
+    #: Each set of game options met, as the rules resolved it (``_options``).
+    options: dict[tuple, tuple] = field(default_factory=dict)
+    #: The format's version, and the ids of the games checked so far.
+    version: int = 0
+    game_ids: set[int] = field(default_factory=set)
 
 
 def plan(document: Mapping[str, Any]) -> Plan:
     """The document's rows, or ``Damaged`` at its first problem: the head and the lists
     validated whole by the version's model, the games one at a time (a game's model and its
     replay are dropped once its rows are made)."""
+    games = document.get("games")
+    found = plan_head(document)
+    for index, item in enumerate(games):
+        found.games.append(plan_game(found, index, item, document))
+    return found
+
+
+def plan_head(document: Mapping[str, Any]) -> Plan:
+    """The rows of the document's head (players, nights, rule sets), its games not yet read
+    (``plan_game`` makes each game's), or ``Damaged`` at its first problem."""
     model = model_for(document)
     games = document.get("games")
     head = _validated(
@@ -410,16 +428,20 @@ def plan(document: Mapping[str, Any]) -> Plan:
     _players(found, head.players)
     _nights(found, head.nights)
     _rule_sets(found, head.rule_sets)
-    game_model = GAME_MODELS[head.version]
-    seen: set[int] = set()
-    for index, item in enumerate(games):
-        game = _validated(game_model, item, document, ("games", index))
-        if game.id in seen:
-            raise Damaged(f"games[{index}].id", _SAME_ID["games"](game.id))
-        seen.add(game.id)
-        # The seats kept are the document's own list (read by now), not the model's copy.
-        found.games.append(_game(found, index, game, item["players"], item.get("joined", [])))
+    found.version = head.version
     return found
+
+
+def plan_game(found: Plan, index: int, item: object, document: Mapping[str, Any]) -> dict:
+    """The rows of game ``index`` of the document (``item``), checked against the head and the
+    games before it, or ``Damaged``. ``document["games"]`` may hold only this game (a
+    streamed restore): a refusal names the game by its own id."""
+    game = _validated(GAME_MODELS[found.version], item, document, ("games", index))
+    if game.id in found.game_ids:
+        raise Damaged(f"games[{index}].id", _SAME_ID["games"](game.id))
+    found.game_ids.add(game.id)
+    # The seats kept are the document's own list (read by now), not the model's copy.
+    return _game(found, index, game, item["players"], item.get("joined", []))
 
 
 def _players(found: Plan, items: list) -> None:
@@ -543,6 +565,21 @@ def _record(game: GameV1, members: list[str], where: str, what: str) -> list:
     return record
 
 
+def _options(found: Plan, kind: str, options: dict, players: int) -> tuple[dict, str, bool]:
+    """A game's options as its rules resolve them for ``players``, its variant, and whether it
+    is played in teams: worked out once for each set of options a backup holds (a long
+    history repeats a few), or ``RuleError``/``ValueError`` as the rules refuse them."""
+    key = (kind, players, json.dumps(options, sort_keys=True, ensure_ascii=False))
+    known = found.options.get(key)
+    if known is None:
+        rules = GAMES[kind].rules
+        resolved = rules.resolve_options(options, players)
+        teams = rules.team_seats(resolved, players) is not None
+        known = found.options[key] = (resolved, rules.variant_of(resolved), teams)
+    resolved, variant, teams = known
+    return dict(resolved), variant, teams
+
+
 def shown_as_given(entry: Change, shown: dict) -> dict:
     """A change as the rules took it (names matched), without what they derived from it."""
     given = {key: shown[key] for key in shown if key not in ("id", "before_hand", "score")}
@@ -580,7 +617,7 @@ def _game(
     members = names + [found.players[player_ref]["name"] for player_ref in joined]
     first_dealer = game.first_dealer
     try:
-        resolved = game_rules.resolve_options(game.options, len(names))
+        resolved, variant, teams = _options(found, kind, game.options, len(names))
         game_rules.check_players(names, resolved)
     except RuleError as error:
         raise Damaged(f"{where}.{error.field or 'options'}", _at(what, error.message)) from None
@@ -636,7 +673,6 @@ def _game(
         )
     status = "abandoned" if abandoned else results.status_of(state)
     derived = results.derive(plugin, setup, state, status, 1, members)
-    teams = game_rules.team_seats(resolved, len(names)) is not None
     came = [entry for entry in record if isinstance(entry, Change)]
     try:
         changes = (
@@ -668,7 +704,7 @@ def _game(
             "kind": kind,
             "options": resolved,
             "first_dealer": first_dealer,
-            "variant": game_rules.variant_of(resolved),
+            "variant": variant,
             "locked": locked,
             "status": status,
             "totals": derived.totals,

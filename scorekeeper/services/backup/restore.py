@@ -8,9 +8,11 @@ import json
 from collections import defaultdict
 from collections.abc import Iterable
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import sqlalchemy as sa
 
+from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games.i18n import _
 from scorekeeper.models import Account
@@ -62,11 +64,23 @@ def restore_account(account: Account, document: object) -> dict[str, int]:
     try:
         plan = check.plan(document)
     except Damaged as damage:
-        raise refuse(
-            _("This backup is damaged: %(problem)s", problem=damage.message), damage.where
-        ) from None
-    try:
+        raise damaged(damage) from None
+    with all_or_nothing():
         counts = write(plan, account)
+    return counts
+
+
+def damaged(damage: Damaged) -> Refusal:
+    """The refusal of a damaged backup, said of the place of the damage."""
+    return refuse(_("This backup is damaged: %(problem)s", problem=damage.message), damage.where)
+
+
+@contextmanager
+def all_or_nothing() -> Iterator[None]:
+    """A restore's writes, committed at the end, or all undone: refused when another phone
+    gave the account data meanwhile (a constraint broken), raised again otherwise."""
+    try:
+        yield
         db.session.commit()
     except sa.exc.IntegrityError:
         db.session.rollback()
@@ -76,7 +90,6 @@ def restore_account(account: Account, document: object) -> dict[str, int]:
     except BaseException:
         db.session.rollback()
         raise
-    return counts
 
 
 def write(plan: Plan, account: Account) -> dict[str, int]:
@@ -84,26 +97,41 @@ def write(plan: Plan, account: Account) -> dict[str, int]:
 
     Rows are inserted in the document's order, so ids (and so a later export) keep it.
     """
-    batch = BATCH
-    session = db.session
-    player_ids = _insert_owned(Player.__table__, plan.players, account)
-    night_ids = _insert_owned(Night.__table__, plan.nights, account)
-    if plan.rule_sets:
-        session.execute(
-            sa.insert(RuleSet.__table__),
-            [{"account_id": account.id, **values} for values in plan.rule_sets],
-        )
-    keys = list(plan.keys)
-    sums: dict[tuple, int] = defaultdict(int)
-    best: dict[tuple, int] = {}
-    hand_count = 0
-    for start in range(0, len(plan.games), batch):
-        games = plan.games[start : start + batch]
+    rows = Writer(plan, account)
+    for start in range(0, len(plan.games), BATCH):
+        rows.games(plan.games[start : start + BATCH])
+    return rows.finish()
+
+
+class Writer:
+    """The rows of a checked backup written as they come: the head's on making, then the
+    games a batch at a time (``games``), then the players' statistics (``finish``), all in
+    the session's transaction (the caller commits, or rolls back: nothing is half-saved).
+    """
+
+    def __init__(self, plan: Plan, account: Account) -> None:
+        self.plan, self.account = plan, account
+        self.player_ids = _insert_owned(Player.__table__, plan.players, account)
+        self.night_ids = _insert_owned(Night.__table__, plan.nights, account)
+        if plan.rule_sets:
+            db.session.execute(
+                sa.insert(RuleSet.__table__),
+                [{"account_id": account.id, **values} for values in plan.rule_sets],
+            )
+        self.sums: dict[tuple, int] = defaultdict(int)
+        self.best: dict[tuple, int] = {}
+        self.game_count = self.hand_count = 0
+
+    def games(self, games: list[dict]) -> None:
+        """Insert a batch of checked games (``check.plan_game``'s rows)."""
+        if not games:
+            return
+        player_ids, night_ids, sums, best = self.player_ids, self.night_ids, self.sums, self.best
         game_ids = _insert_returning(
             Game.__table__,
             [
                 {
-                    "account_id": account.id,
+                    "account_id": self.account.id,
                     "night_id": night_ids.get(game["night"]),
                     "share_token": None,
                     **game["row"],
@@ -149,22 +177,28 @@ def write(plan: Plan, account: Account) -> dict[str, int]:
         _insert(Seat.__table__, seats)
         _insert(HandEntry.__table__, hands)
         _insert(TableChange.__table__, changes)
-        _insert_results(_result_rows(game_ids, games, keys))
-        hand_count += len(hands)
-    stats = [
-        {"player_id": p, "kind": k, "variant": v, "key": key, "value": value}
-        for (p, k, v, key), value in [*sums.items(), *best.items()]
-        if value or key == results.BEST
-    ]
-    if stats:
-        session.execute(sa.insert(PlayerStat.__table__), stats)
-    return {
-        "players": len(plan.players),
-        "nights": len(plan.nights),
-        "rule_sets": len(plan.rule_sets),
-        "games": len(plan.games),
-        "hands": hand_count,
-    }
+        _insert_results(_result_rows(game_ids, games, list(self.plan.keys)))
+        self.game_count += len(games)
+        self.hand_count += len(hands)
+
+    def finish(self) -> dict[str, int]:
+        """Insert the players' statistics; how many players, nights, rule sets, games and
+        hands were written."""
+        stats = [
+            {"player_id": p, "kind": k, "variant": v, "key": key, "value": value}
+            for (p, k, v, key), value in [*self.sums.items(), *self.best.items()]
+            if value or key == results.BEST
+        ]
+        if stats:
+            db.session.execute(sa.insert(PlayerStat.__table__), stats)
+        plan = self.plan
+        return {
+            "players": len(plan.players),
+            "nights": len(plan.nights),
+            "rule_sets": len(plan.rule_sets),
+            "games": self.game_count,
+            "hands": self.hand_count,
+        }
 
 
 def _insert_owned(table: sa.Table, planned: dict[int, dict], account: Account) -> dict[int, int]:

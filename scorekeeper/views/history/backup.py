@@ -98,8 +98,7 @@ def restore():
         form.backup.errors = [_("Choose the backup file to restore.")]
         return _backup_page(form, 422)
     try:
-        document = backup.read_document(upload.read(), unpacked_limit())
-        counts = backup.restore_account(current_user, document)
+        counts = backup.restore_file(current_user, upload.read(), unpacked_limit())
     except Refusal as refusal:
         form.backup.errors = [refusal.message]
         return _backup_page(form, 422)

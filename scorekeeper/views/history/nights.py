@@ -32,6 +32,9 @@ from scorekeeper.views.history.blueprint import bp
 from scorekeeper.views.history.blueprint import titles
 
 NIGHTS_PER_PAGE = 10
+#: Games shown in each night's card of the list (the rest are on the night's own page), so
+#: that the list costs the same however many games a night holds.
+GAMES_PER_NIGHT = 6
 
 
 # Nights ------------------------------------------------------------------------------------
@@ -46,7 +49,8 @@ def index():
         kind = None
     page = page_number()
     per_page = current_app.config.get("NIGHTS_PER_PAGE", NIGHTS_PER_PAGE)
-    rows, total = nights.list_nights(current_user, player, kind, page, per_page)
+    shown = current_app.config.get("GAMES_PER_NIGHT", GAMES_PER_NIGHT)
+    rows, total = nights.list_nights(current_user, player, kind, page, per_page, shown)
     pages = max(1, math.ceil(total / per_page))
     return render_template(
         "history/index.html",

@@ -1,0 +1,355 @@
+"""Load bench: many clients saving hands at once, against gunicorn with 2 workers.
+
+Each client is a table of its own (an account, a 7-player Oh Hell game) saving hand after hand
+as fast as the server answers, for ``--seconds`` after a short warm-up, either
+
+- through the API (``POST /api/v1/games/<id>/hands``, the whole hand in one request), or
+- through the pages as the phone does (the bids form, then the tricks form, each saved in
+  place with the page's ``X-Fragment`` header and CSRF token: two requests a hand).
+
+Prints, for each database and path, the hands saved per second and the p50/p95/p99 time of
+one save request (ms), with the load average. SQLite in a temporary folder, and PostgreSQL
+when ``--postgres URL`` names a server (a database is created there and dropped after).
+
+The clients are threads of this process on the same machine: they take CPU from the server
+(on 2 shared cores, noticeably): compare runs made the same way, not with other machines.
+
+    .venv/bin/python bench/load.py [--clients 50] [--seconds 20] [--paths api pages]
+        [--postgres postgresql://postgres@127.0.0.1:5432/postgres]
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import http.client
+import json
+import os
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from html import unescape
+from pathlib import Path
+from urllib.parse import urlencode
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+BIN = Path(sys.executable).parent
+PASSWORD = "bench password"
+PLAYERS = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
+WARM_UP = 3.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def quantile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(round(q * len(ordered))) - 1))]
+
+
+class Server:
+    """gunicorn with 2 workers on a fresh database, and the accounts of the clients."""
+
+    def __init__(self, uri: str | None, clients: int) -> None:
+        self.folder = tempfile.mkdtemp(prefix="scorekeeper-load-")
+        self.port = free_port()
+        self.env = {
+            **os.environ,
+            "INSTANCE_PATH": self.folder,
+            "SECRET_KEY": "bench",
+            "FLASK_APP": "app",
+            "LOGIN_ADDRESS_LIMIT": "100000 per 1 minute",
+        }
+        self.env.pop("DATABASE_URL", None)
+        if uri:
+            self.env["DATABASE_URL"] = uri
+        subprocess.run([str(BIN / "flask"), "db", "upgrade"], cwd=ROOT, env=self.env,
+                       check=True, capture_output=True)  # fmt: skip
+        self._accounts(clients)
+        self.process = subprocess.Popen(
+            [str(BIN / "gunicorn"), "--workers", "2", "--bind", f"127.0.0.1:{self.port}",
+             "app:app"],
+            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("gunicorn did not start")
+
+    def _accounts(self, clients: int) -> None:
+        code = (
+            "import os\n"
+            "from scorekeeper import create_app\n"
+            "from scorekeeper.config import database_uri\n"
+            "from scorekeeper.services import accounts\n"
+            "uri = database_uri(os.environ.get('DATABASE_URL'), os.environ['INSTANCE_PATH'])\n"
+            "app = create_app({'PASSWORD_HASH_METHOD': 'pbkdf2:sha256:1000',\n"
+            "                  'SQLALCHEMY_DATABASE_URI': uri})\n"
+            "with app.app_context():\n"
+            f"    for n in range({clients}):\n"
+            f"        accounts.create_account(f'load-club-{{n}}', {PASSWORD!r})\n"
+        )
+        subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=self.env, check=True,
+                       capture_output=True)  # fmt: skip
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
+class Client:
+    """One table: a keep-alive connection, its account, its game."""
+
+    def __init__(self, port: int, number: int) -> None:
+        self.port = port
+        self.name = f"load-club-{number}"
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        self.cookies: dict[str, str] = {}
+        basic = base64.b64encode(f"{self.name}:{PASSWORD}".encode()).decode()
+        status, body = self.request(
+            "POST", "/api/v1/tokens", headers={"Authorization": f"Basic {basic}"}
+        )
+        assert status == 201, body[:300]
+        self.bearer = {"Authorization": f"Bearer {json.loads(body)['token']}"}
+
+    def request(self, method: str, url: str, body: bytes | None = None, headers=None):
+        headers = dict(headers or {})
+        if self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        for attempt in range(2):
+            try:
+                self.connection.request(method, url, body=body, headers=headers)
+                response = self.connection.getresponse()
+                data = response.read()
+                break
+            except (http.client.HTTPException, OSError):
+                self.connection.close()
+                if attempt:
+                    raise
+        for value in response.headers.get_all("Set-Cookie") or []:
+            pair = value.split(";", 1)[0]
+            key, _, val = pair.partition("=")
+            self.cookies[key.strip()] = val
+        return response.status, data.decode("utf-8", "replace")
+
+    def api(self, method: str, url: str, sent: dict | None = None):
+        body = json.dumps(sent).encode() if sent is not None else None
+        headers = {**self.bearer, "Content-Type": "application/json"}
+        status, text = self.request(method, url, body, headers)
+        return status, json.loads(text) if text.startswith(("{", "[")) else text
+
+    def new_game(self) -> dict:
+        status, state = self.api("POST", "/api/v1/games", {"game": "oh_hell", "players": PLAYERS})
+        assert status == 201, state
+        return state
+
+
+def hand_for(upcoming: dict, number: int) -> dict:
+    """A whole hand: one player bids and takes every trick, the others none."""
+    first = PLAYERS[number % len(PLAYERS)]
+    said = {name: (upcoming["cards"] if name == first else 0) for name in PLAYERS}
+    return {"number": upcoming["number"], "bids": said, "tricks": said}
+
+
+def api_loop(client: Client, stop: threading.Event, record, ready) -> None:
+    state = client.new_game()
+    ready()
+    while not stop.is_set():
+        upcoming = state.get("next")
+        if not upcoming:
+            state = client.new_game()
+            continue
+        started = time.perf_counter()
+        status, state = client.api(
+            "POST", f"/api/v1/games/{state['id']}/hands", hand_for(upcoming, upcoming["number"])
+        )
+        record(time.perf_counter() - started, 1)
+        assert status == 201, state
+
+
+_FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
+_INPUT = re.compile(r"<input\b([^>]*)>")
+_ATTR = re.compile(r'([\w-]+)(?:="([^"]*)")?')
+
+
+def form_of(html: str, marker: str) -> dict | None:
+    """The first form with the attribute ``marker``: its action, hidden fields and radio
+    buttons (name: values)."""
+    for head, inner in _FORM.findall(html):
+        attrs = dict(_ATTR.findall(head))
+        if marker not in attrs:
+            continue
+        found: dict = {"action": unescape(attrs["action"]), "hidden": {}, "radios": {}}
+        for tag in _INPUT.findall(inner):
+            field = dict(_ATTR.findall(tag))
+            if field.get("type") == "hidden" and field.get("name"):
+                found["hidden"][field["name"]] = unescape(field.get("value", ""))
+            elif field.get("type") == "radio":
+                found["radios"].setdefault(field["name"], []).append(field["value"])
+        return found
+    return None
+
+
+def pages_loop(client: Client, stop: threading.Event, record, ready) -> None:
+    status, page = client.request("GET", "/login")
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    sent = urlencode({"csrf_token": token, "username": client.name, "password": PASSWORD})
+    status, _page = client.request(
+        "POST", "/login", sent.encode(), {"Content-Type": "application/x-www-form-urlencoded"}
+    )
+    assert status == 302, status
+    game = client.new_game()
+    status, html = client.request("GET", f"/games/{game['id']}")
+    saves = 0
+    ready()
+    while not stop.is_set():
+        bids = form_of(html, "data-bids-form")
+        tricks = form_of(html, "data-tricks-form")
+        form, prefix = (bids, "bid") if bids else (tricks, "trick")
+        if form is None:  # the game is over: the next one
+            game = client.new_game()
+            status, html = client.request("GET", f"/games/{game['id']}")
+            continue
+        cards = max(int(value) for value in form["radios"][f"{prefix}-0"])
+        first = saves % len(PLAYERS)
+        fields = dict(form["hidden"])
+        for seat in range(len(PLAYERS)):
+            fields[f"{prefix}-{seat}"] = str(cards if seat == first else 0)
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "X-Fragment": "1"}
+        started = time.perf_counter()
+        status, html = client.request("POST", form["action"], urlencode(fields).encode(),
+                                      headers)  # fmt: skip
+        record(time.perf_counter() - started, 0.5)
+        assert status in (200, 201), (status, html[:300])
+        if prefix == "trick":
+            saves += 1
+
+
+def run(port: int, clients: int, seconds: float, loop) -> dict:
+    times: list[float] = []
+    hands = [0.0]
+    counting = threading.Event()
+    lock = threading.Lock()
+
+    def record(elapsed: float, hand: float) -> None:
+        if counting.is_set():
+            with lock:
+                times.append(elapsed)
+                hands[0] += hand
+
+    stop = threading.Event()
+    failures: list[BaseException] = []
+    started_up = threading.Semaphore(0)
+
+    def work(number: int) -> None:
+        try:
+            loop(Client(port, number), stop, record, started_up.release)
+        except BaseException as error:  # noqa: BLE001 - reported below
+            failures.append(error)
+            stop.set()
+            started_up.release()
+
+    threads = [threading.Thread(target=work, args=(n,), daemon=True) for n in range(clients)]
+    for thread in threads:
+        thread.start()
+    for _ in threads:  # every client signed in with its game open, then a warm-up
+        started_up.acquire()
+    time.sleep(WARM_UP)
+    counting.set()
+    started = time.perf_counter()
+    stop.wait(seconds)
+    counting.clear()
+    elapsed = time.perf_counter() - started
+    load = os.getloadavg()[0]
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=120)
+    if failures:
+        raise failures[0]
+    ms = [t * 1000 for t in times]
+    return {
+        "hands/s": hands[0] / elapsed,
+        "requests": len(ms),
+        "p50": statistics.median(ms),
+        "p95": quantile(ms, 0.95),
+        "p99": quantile(ms, 0.99),
+        "load": load,
+    }
+
+
+def postgres_database(admin: str) -> tuple[str, str]:
+    import psycopg
+
+    name = f"load_bench_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'CREATE DATABASE "{name}"')
+    return name, admin.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_postgres(admin: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--paths", nargs="+", choices=["api", "pages"], default=["api", "pages"])
+    parser.add_argument("--postgres", help="an admin URL of a PostgreSQL server (else SQLite only)")
+    args = parser.parse_args()
+    databases = [("sqlite", None)]
+    if args.postgres:
+        databases.append(("postgresql", args.postgres))
+    loops = {"api": api_loop, "pages": pages_loop}
+    rows = []
+    for engine, admin in databases:
+        for path in args.paths:
+            name = None
+            uri = None
+            if admin:
+                name, uri = postgres_database(admin)
+            try:
+                server = Server(uri, args.clients)
+            except BaseException:
+                if name:
+                    drop_postgres(admin, name)
+                raise
+            try:
+                rows.append(
+                    (engine, path, run(server.port, args.clients, args.seconds, loops[path]))
+                )
+            finally:
+                server.stop()
+                if name:
+                    drop_postgres(admin, name)
+    print(
+        f"Scorekeeper load bench: {args.clients} clients, gunicorn 2 workers (sync), "
+        f"{args.seconds:.0f} s each, {os.cpu_count()} cores; 7-player Oh Hell"
+    )
+    print(f"{'database':<12}{'path':<7}{'hands/s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
+          f"{'saves':>8}{'load':>6}")  # fmt: skip
+    for engine, path, found in rows:
+        print(
+            f"{engine:<12}{path:<7}{found['hands/s']:>9.1f}{found['p50']:>9.1f}"
+            f"{found['p95']:>9.1f}{found['p99']:>9.1f}{found['requests']:>8}{found['load']:>6.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,219 @@
+"""The streamed restore (``backup.restore_file``): an uploaded file read, checked and written
+a batch of games at a time gives every answer the whole-document restore gives (the same
+refusal, sentence and place, for every damage; the same rows when it restores), across
+pieces cut anywhere, and a refusal near the end of a long backup changes nothing."""
+
+from __future__ import annotations
+
+import copy
+import gzip
+import itertools
+import json
+
+import pytest
+import sqlalchemy as sa
+
+from scorekeeper.errors import Refusal
+from scorekeeper.extensions import db
+from scorekeeper.models import Account
+from scorekeeper.services import backup
+from scorekeeper.services.backup import restore as restore_writer
+from scorekeeper.services.backup import stream
+from tests.conftest import make_account
+from tests.test_backup import DAMAGES
+from tests.test_backup import REFUSED
+from tests.test_backup import bad_body
+from tests.test_backup import comparable
+from tests.test_backup import counts
+from tests.test_backup import damage
+from tests.test_backup import export
+from tests.test_backup import history_document  # noqa: F401 - a fixture
+from tests.test_backup import table_counts
+
+
+def outcome(app, account_id: int, body: bytes, streamed: bool):
+    """What a restore of ``body`` answers: the counts, or the refusal's code, words, place."""
+    with app.test_request_context():
+        account = db.session.get(Account, account_id)
+        try:
+            if streamed:
+                return backup.restore_file(account, body)
+            return backup.restore_account(account, backup.read_document(body))
+        except Refusal as refusal:
+            db.session.rollback()
+            return (refusal.code, refusal.message, refusal.field)
+
+
+@pytest.fixture
+def document(history_document):  # noqa: F811 - the fixture imported above
+    """The backup of a varied history (12 games), made once per module."""
+    return history_document
+
+
+@pytest.fixture
+def small_pieces(monkeypatch):
+    """Pieces of 7 bytes (and characters): every value of the file is cut somewhere."""
+    monkeypatch.setattr(stream, "PIECE", 7)
+
+
+NUMBERS = itertools.count(1)
+
+
+def same_answer(app, body: bytes):
+    """The streamed restore's answer to ``body``, once shown to be the whole restore's (each
+    into an empty account of its own)."""
+    number = next(NUMBERS)
+    whole_account = make_account(app, f"whole-club-{number}")
+    streamed_account = make_account(app, f"new-club-{number}")
+    before = table_counts(app)
+    whole = outcome(app, whole_account.id, body, streamed=False)
+    streamed = outcome(app, streamed_account.id, body, streamed=True)
+    assert streamed == whole
+    if isinstance(whole, tuple):
+        assert table_counts(app) == before
+    return streamed
+
+
+def same_refusal(app, body: bytes) -> tuple:
+    refused = same_answer(app, body)
+    assert isinstance(refused, tuple) and refused[0] == "restore_refused", refused
+    return refused
+
+
+@pytest.mark.parametrize("packed", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize(("how", "message"), DAMAGES, ids=[d[0] for d in DAMAGES])
+def test_each_damage_is_refused_as_the_whole_document_restore_refuses_it(
+    app, document, small_pieces, how, message, packed
+):
+    body = json.dumps(damage(document, how)).encode()
+    refused = same_refusal(app, gzip.compress(body) if packed else body)
+    assert message in refused[1]
+
+
+@pytest.mark.parametrize(("how", "message"), REFUSED, ids=[r[0] for r in REFUSED])
+def test_what_no_backup_holds_is_refused_as_before(app, document, small_pieces, how, message):
+    assert message in same_refusal(app, bad_body(document, how))[1]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"",
+        b"   ",
+        b"[1, 2, 3]",
+        b'"text"',
+        b"{}",
+        b'{"format": "other-app", "version": 1}',
+        b'{"players": []}',
+        b'{"format": "scorekeeper-backup", "version": 3, "players": [], "nights": [], "games": []}',
+        b'{"format": "scorekeeper-backup", "version": 2, "players": [], "nights": [], "games": [}',
+        b'{"format": "scorekeeper-backup", "version": 2, "players": [], "nights": [], '
+        b'"games": []} trailing',
+        b'{"format": "scorekeeper-backup", "version": 2, "players": [], "nights": [], '
+        b'"games": [{"id": 1}, {"id": 2},]}',
+        b'{"format": "scorekeeper-backup", "version": 2, "players": [], "nights": [], '
+        b'"games": [{"id": 1}]',
+        b'{"format": "scorekeeper-backup", "version": 2, "players": [], "nights": [], "games": 5}',
+        b'{"format": "scorekeeper-backup", "version": 2, "players": [], "nights": [], '
+        b'"games": [{"id": 1}], "games": []}',
+        b'\xff{"format": "scorekeeper-backup"}',
+        b'{"format": "scorekeeper-backup", "version": 1' + b"0" * 20 + b"}",
+        b"\x1f\x8bnot gzip at all",
+        gzip.compress(b'{"format": "scorekeeper-backup", "version": 2}')[:20],
+    ],
+)
+def test_a_foreign_or_broken_file_is_answered_as_before(app, small_pieces, body):
+    same_answer(app, body)
+
+
+def test_a_file_problem_after_a_damaged_game_is_told_first(app, document, small_pieces):
+    """The whole-document restore read the whole file before checking any game: a broken
+    file is told as such even when a game before the break is damaged too."""
+    broken = damage(document, "tricks do not add up")
+    text = json.dumps(broken)[:-3]  # cut short: no longer JSON
+    assert same_refusal(app, text.encode())[1].startswith("This file is not a Scorekeeper")
+    broken["games"][-1]["note"] = "\x00"
+    refused = same_refusal(app, json.dumps(broken).encode())
+    assert "holds a NUL character" in refused[1]
+
+
+def test_the_head_after_the_games_restores_the_whole_document(app, document, small_pieces):
+    head = copy.deepcopy(document)
+    games = head.pop("games")
+    reordered = {"games": games, **head}
+    target = make_account(app, "new-club")
+    restored = outcome(app, target.id, json.dumps(reordered).encode(), streamed=True)
+    assert restored["games"] == len(games)
+    assert comparable(export(app, target.id)) == comparable(document)
+
+
+def test_a_streamed_restore_loses_nothing(app, document, small_pieces):
+    target = make_account(app, "new-club")
+    body = gzip.compress(json.dumps(document, ensure_ascii=False).encode())
+    restored = outcome(app, target.id, body, streamed=True)
+    assert restored == {
+        "players": 5,
+        "nights": 3,
+        "rule_sets": 0,
+        "games": 12,
+        "hands": restored["hands"],
+    }
+    assert comparable(export(app, target.id)) == comparable(document)
+
+
+def test_a_refusal_near_the_end_of_a_long_backup_changes_nothing(app, document, monkeypatch):
+    """The games are checked a batch at a time and kept aside: the last one refused, nothing
+    was written; undamaged, every batch is written in the one transaction."""
+    original = document
+    document = copy.deepcopy(original)
+    games = document["games"]
+    for copy_number in range(1, 4):
+        for game in original["games"]:
+            games.append({**copy.deepcopy(game), "id": game["id"] + 1000 * copy_number})
+    long = next(game for game in original["games"] if len(game["hands"]) >= 2)
+    games[-1] = copy.deepcopy(long) | {"id": 99_999}
+    games[-1]["hands"][1]["number"] = 3
+    assert len(games) == 48
+    monkeypatch.setattr(stream, "BATCH", 5)
+    written = []
+    real = restore_writer.Writer.games
+    monkeypatch.setattr(
+        restore_writer.Writer,
+        "games",
+        lambda self, batch: written.append(len(batch)) or real(self, batch),
+    )
+    refused = same_refusal(app, gzip.compress(json.dumps(document).encode()))
+    assert "the hands are not numbered 1, 2, 3" in refused[1]
+    assert refused[2] == "games[47].hands[1].number"
+    assert written == []  # 45 games checked and kept aside, none written
+    # And the same file, undamaged, restores whole, a batch at a time.
+    games[-1]["hands"][1]["number"] = 2
+    target = make_account(app, "other-club")
+    restored = outcome(app, target.id, json.dumps(document).encode(), streamed=True)
+    assert restored["games"] == 48
+    assert written == [5] * 9 + [3]
+    assert counts(app, target.id)[2] == 48
+
+
+def test_a_constraint_broken_between_batches_is_a_refusal_that_changes_nothing(
+    app, document, monkeypatch
+):
+    """Another phone's data breaking a constraint while the games are written: refused, and
+    the batches written before are undone."""
+    real = restore_writer._insert_results
+    calls = {"n": 0}
+
+    def failing(rows):
+        calls["n"] += 1
+        real(rows)
+        if calls["n"] == 2:
+            raise sa.exc.IntegrityError("INSERT", {}, Exception("simulated"))
+
+    monkeypatch.setattr(stream, "BATCH", 4)
+    monkeypatch.setattr(restore_writer, "_insert_results", failing)
+    target = make_account(app, "new-club")
+    before = table_counts(app)
+    refused = outcome(app, target.id, json.dumps(document).encode(), streamed=True)
+    assert refused[0] == "restore_refused" and "received other data" in refused[1]
+    assert calls["n"] == 2
+    assert table_counts(app) == before

@@ -1,0 +1,89 @@
+"""History lists cost the same whatever the history holds: ``/nights/`` and the API's list
+of nights read a page with the same few SQL statements whether a night holds 1 game or 9,
+and the page shows only the first games of each night (the rest behind a link to it)."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import login
+from tests.conftest import make_account
+from tests.conftest import new_token
+from tests.test_stats import build_history
+from tests.test_stats import counting
+
+SHOWN = 6
+
+
+def _listed(app, name: str, nights_count: int, per_night: int) -> tuple[dict, list[int]]:
+    account = make_account(app, name)
+    made = build_history(app, account.id, seed=3, nights_count=nights_count, per_night=per_night)
+    return made, [account.id]
+
+
+URLS = ["/nights/", "/nights/?page=2", "/nights/?game=oh_hell", "/nights/?player=Ann"]
+
+
+def test_the_history_page_costs_the_same_for_small_and_large_nights(app):
+    counts, sizes = {}, {}
+    for name, per_night in (("small-club", 1), ("large-club", 8)):
+        _listed(app, name, 11, per_night)
+        client = app.test_client()
+        assert login(client, name).status_code == 302
+        for url in URLS:
+            client.get(url)
+            with counting(app) as seen:
+                response = client.get(url)
+            assert response.status_code == 200, url
+            counts.setdefault(url, []).append(len(seen))
+            sizes.setdefault(url, []).append(response.text.count('class="night-game"'))
+    for url in URLS:
+        assert counts[url][0] == counts[url][1], (url, counts[url])
+        assert counts[url][0] <= 9, (url, counts[url])
+        # Ten nights a page; at most six games each, however many a night holds.
+        assert sizes[url][1] <= 10 * SHOWN, (url, sizes[url])
+    assert sizes["/nights/"] == [10, 10 * SHOWN]
+
+
+def test_a_night_with_more_games_than_shown_links_to_the_rest(app):
+    made, _ = _listed(app, "busy-club", 2, 9)
+    client = app.test_client()
+    assert login(client, "busy-club").status_code == 302
+    page = client.get("/nights/").text
+    cards = re.findall(
+        r'<li class="card night-card">(.*?)</li>\s*(?=<li class="card|</ol>)', page, re.S
+    )
+    assert len(cards) == 2
+    for card, night in zip(cards, reversed(made["nights"]), strict=True):
+        assert card.count('class="night-game"') == SHOWN
+        assert "9 games" in card
+        assert f'href="/nights/{night}">3 more games: see the night</a>' in card
+
+
+def test_a_night_with_few_games_has_no_link_to_more(app):
+    _listed(app, "quiet-club", 2, 3)
+    client = app.test_client()
+    assert login(client, "quiet-club").status_code == 302
+    page = client.get("/nights/").text
+    assert page.count('class="night-game"') == 6
+    assert "more games: see the night" not in page
+    assert "more game: see the night" not in page
+
+
+def test_the_api_list_of_nights_costs_the_same_and_keeps_every_game(app):
+    counts = []
+    for name, per_night in (("small-api", 1), ("large-api", 8)):
+        _listed(app, name, 11, per_night)
+        client = app.test_client()
+        bearer = {"Authorization": f"Bearer {new_token(client, name)}"}
+        client.get("/api/v1/nights", headers=bearer)
+        with counting(app) as seen:
+            answer = client.get("/api/v1/nights?page=1", headers=bearer)
+        assert answer.status_code == 200
+        body = answer.get_json()
+        assert body["total"] == 11 and body["pages"] == 2 and len(body["nights"]) == 10
+        # The API's contract: each night with all its games (API.md).
+        assert all(len(night["games"]) == per_night for night in body["nights"])
+        assert all(night["game_count"] == per_night for night in body["nights"])
+        counts.append(len(seen))
+    assert counts[0] == counts[1], counts
