@@ -246,6 +246,9 @@ class Game(db.Model):
     #: How many of the seats are the table the game started with (None: all of them); the
     #: seats after those are the players who came later (a join, a substitute), in order.
     table_size: Mapped[int | None] = mapped_column(default=None)
+    #: A finished game's final standings for the ratings: ``[[rank, [seat positions]], ...]``
+    #: by side (a team's seats together), best first; None while the game is not finished.
+    standing: Mapped[list | None] = mapped_column(JSONType, default=None)
     #: After a change of the table: each side of ``totals`` by its players' seat positions
     #: (a joiner, a renamed team); None while the sides are the starting table's.
     side_seats: Mapped[list | None] = mapped_column(JSONType, default=None)
@@ -363,6 +366,28 @@ class PlayerStat(db.Model):
     variant: Mapped[str] = mapped_column(sa.String(60), primary_key=True)
     key: Mapped[str] = mapped_column(sa.String(32), primary_key=True)
     value: Mapped[int] = mapped_column(sa.BigInteger)
+
+
+class RatingStep(db.Model):
+    """A player's rating after one finished game, in one scope (``services/ratings.py``):
+    rewritten from the changed game on whenever a finished game changes. ``position`` is the
+    game's place in the scope's order (by the time games finished), so a player's rating now
+    is their step of the highest position."""
+
+    __tablename__ = "rating_step"
+    __table_args__ = (
+        sa.Index("ix_rating_step_scope_player", "account_id", "scope", "player_id", "position"),
+        sa.Index("ix_rating_step_scope_position", "account_id", "scope", "position"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(sa.ForeignKey("account.id", ondelete="CASCADE"))
+    scope: Mapped[str] = mapped_column(sa.String(90))
+    position: Mapped[int]
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("game.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id", ondelete="CASCADE"))
+    mu: Mapped[float] = mapped_column(sa.Float())
+    sigma: Mapped[float] = mapped_column(sa.Float())
 
 
 class IdempotencyKey(db.Model):

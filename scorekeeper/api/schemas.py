@@ -631,6 +631,38 @@ class Leaderboard(Closed):
     players: list[Standing]
 
 
+class RatingsQuery(Closed):
+    """One game's ratings (a score pad: with ``variant``, its game name); without ``game``,
+    the rating over every card game."""
+
+    # Left out when not given (a query has no null).
+    game: Annotated[str, Field(min_length=1, max_length=20, pattern="^[a-z_]+$")] = None  # type: ignore[assignment]
+    variant: VariantFilter = None  # type: ignore[assignment]
+
+
+class RatingPoint(Closed):
+    game_id: int
+    finished_at: Moment
+    ordinal: float
+
+
+class PlayerRating(Closed):
+    player: str
+    player_id: int
+    mu: float
+    sigma: float
+    ordinal: float = Field(description="mu - 3 sigma: the number shown")
+    games: Count
+    provisional: bool = Field(description="sigma still high: few games rated")
+    history: list[RatingPoint] = Field(description="The ordinal after each game, oldest first")
+
+
+class Ratings(Closed):
+    game: str | None = Field(description="The game rated (null: every card game)")
+    variant: str | None
+    ratings: list[PlayerRating] = Field(description="Best ordinal first, then by name")
+
+
 class Opponent(Closed):
     id: int
     name: str
@@ -946,6 +978,14 @@ class StatsByGame(RootModel[dict[str, Any]]):
         }
 
 
+class ScopeRating(Closed):
+    mu: float
+    sigma: float
+    ordinal: float
+    games: Count
+    provisional: bool
+
+
 class PlayerStatsOut(Closed):
     player: PlayerOut
     played: Count
@@ -953,6 +993,11 @@ class PlayerStatsOut(Closed):
     in_progress: Count
     win_rate: Rate
     games: StatsByGame
+    ratings: dict[str, ScopeRating] = Field(
+        default_factory=dict,
+        description='The player\'s ratings by scope: a game\'s key, "score_pad/<name>", or "*" '
+        "(every card game)",
+    )
 
 
 class OpenApi(BaseModel):

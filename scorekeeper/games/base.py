@@ -279,6 +279,10 @@ class GameRules:
     head_to_head: bool = False
     #: Whether the game can be played in partnerships (see ``team_seats``).
     plays_in_teams: bool = False
+    #: Ratings (services/ratings.py): whether a game counts towards the rating over every card
+    #: game, and whether each variant is rated on its own (a score pad: each game's name).
+    rated_together: bool = True
+    rated_by_variant: bool = False
     #: Named sets of option values offered on the new-game page, in the order shown.
     presets: Sequence[Preset] = ()
     #: The options ``worked_example`` depends on (the new-game page shows the example after

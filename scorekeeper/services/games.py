@@ -50,6 +50,7 @@ from scorekeeper.models import TableChange
 from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
 from scorekeeper.services import players as roster
+from scorekeeper.services import ratings as rating_steps
 from scorekeeper.services import results
 
 CONFLICT = N_("Someone changed this game at the same moment. Reload it and try again.")
@@ -733,6 +734,8 @@ def delete_game(game: Game) -> None:
     the same moment waits and then finds the game gone (409) instead of PostgreSQL finding
     a deadlock between the two."""
     game_id, kind, variant, tally = game.id, game.kind, game.variant, list(game.tally or [])
+    ended = game.finished_at if game.status == "finished" else None
+    account_id = game.account_id
     players = [seat.player.id for seat in game.seats]
     db.session.delete(game)
     try:
@@ -741,6 +744,7 @@ def delete_game(game: Game) -> None:
         db.session.rollback()
         raise Refusal("conflict", CONFLICT) from None
     results.forget(game_id, kind, variant, players, tally)
+    rating_steps.forget(account_id, kind, variant, ended)
     commit()
 
 
@@ -883,3 +887,36 @@ def summary_answer(game: Game) -> GameSummary:
         night_id=game.night_id,
         created_at=as_utc(game.created_at).isoformat(),
     )
+
+
+def ratings(account: Account, where: str, history: bool = True) -> list[rating_steps.Rating]:
+    """The ratings of a scope (``ratings.scope``, or ``ratings.ALL``), best first; finished
+    games stored before the ratings existed are given their standings first (once)."""
+    _rate_unrated(account.id)
+    return rating_steps.ratings(account.id, where, history)
+
+
+def player_ratings(account: Account, player_id: int) -> dict[str, rating_steps.Rating]:
+    _rate_unrated(account.id)
+    return rating_steps.player_ratings(account.id, player_id)
+
+
+def _rate_unrated(account_id: int) -> None:
+    """Finished games stored before the ratings existed have no standings: derive them (one
+    replay each, once) and rate the account from its first game."""
+    missing = db.session.scalars(
+        sa.select(Game).where(
+            Game.account_id == account_id,
+            Game.status == "finished",
+            Game.standing.is_(None),
+        )
+    ).all()
+    if not missing:
+        return
+    for game in missing:
+        setup = setup_for(game)
+        state = game.plugin.rules.play(setup, entries_of(game, setup))
+        derived = results.derive(game.plugin, setup, state, "finished", 1, game.members)
+        game.standing = derived.standing
+    rating_steps.rebuild(account_id)
+    commit()

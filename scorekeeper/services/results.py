@@ -31,6 +31,7 @@ from scorekeeper.models import HandResult
 from scorekeeper.models import PlayerStat
 from scorekeeper.models import Seat
 from scorekeeper.models import utcnow
+from scorekeeper.services import ratings
 
 #: Figures every game has, besides its own facts. ``best`` is a maximum, not a sum.
 PLAYED, WON, IN_PROGRESS, SCORE, BEST, HANDS, POINTS = (
@@ -83,6 +84,8 @@ class Derived:
     #: The hand results as ``(number, seat, key, value)``: many of them for a long history,
     #: so plain tuples (``rows`` gives them as mappings).
     results: list[tuple[int, int, str, int]]
+    #: A finished game's final standings (``Game.standing``); None otherwise.
+    standing: list | None = None
 
     @property
     def rows(self) -> list[dict]:
@@ -156,7 +159,32 @@ def derive(
         winners=winners,
         tally=[dict(counts) for counts in tally],
         results=rows,
+        standing=standing(state, holders) if status == "finished" else None,
     )
+
+
+def standing(state: State, holders: dict[int, str]) -> list:
+    """The final standings by side, best first: ``[[rank, [seat positions]], ...]``.
+
+    The winners share rank 1; the others who finished follow by their totals (the lowest
+    first where the lowest wins), equal totals sharing a rank; a player who left ranks below
+    everyone who finished, in the order of their totals (RULES.md, "Ratings across nights")."""
+    seats_of: dict[str, list[int]] = defaultdict(list)
+    for seat, side in sorted(holders.items()):
+        seats_of[side].append(seat)
+    sign = 1 if state.low_wins else -1
+    left = set(state.left)
+    winners = [side for side in seats_of if side in state.winners]
+    others = [side for side in seats_of if side not in state.winners and side not in left]
+    gone = [side for side in seats_of if side in left and side not in state.winners]
+    ranks = dict.fromkeys(winners, 1)
+    start = len(winners) + 1
+    for group in (others, gone):
+        for side in group:
+            better = sum(sign * state.totals[o] < sign * state.totals[side] for o in group)
+            ranks[side] = start + better
+        start += len(group)
+    return sorted([ranks[side], seats] for side, seats in seats_of.items())
 
 
 def _hand_sides(rules, options, dealt: Sequence[str], position: dict[str, int]):
@@ -201,6 +229,7 @@ def store(
     (a DELETE only where old rows may differ, then one INSERT), one upsert of statistics.
     """
     was_finished = game.status == "finished"
+    before = (game.finished_at if was_finished else None, game.standing)
     old_tally = list(game.tally or [])
     status = status_of(state, game)
     members = game.members
@@ -216,6 +245,7 @@ def store(
     game.winners = derived.winners
     game.hand_count = len(state.hands)
     game.tally = derived.tally
+    game.standing = derived.standing
     game.updated_at = utcnow()
     if state.finished and not was_finished:
         game.finished_at = game.updated_at
@@ -240,6 +270,7 @@ def store(
             [dict(zip(RESULT_COLUMNS, (game.id, *row), strict=True)) for row in derived.results],
         )
     players_now = [seat.player.id for seat in game.seats]
+    ratings.changed(game.account_id, game, before)
     apply_tally(
         game.kind,
         game.variant,

@@ -27,6 +27,7 @@ from scorekeeper.api.schemas import HeadToHead
 from scorekeeper.api.schemas import Opponent
 from scorekeeper.api.schemas import PlayerOut
 from scorekeeper.api.schemas import PlayerStatsOut
+from scorekeeper.api.schemas import ScopeRating
 from scorekeeper.api.schemas import Standing as StandingOut
 from scorekeeper.api.schemas import StatsByGame
 from scorekeeper.api.schemas import game_models
@@ -43,7 +44,9 @@ from scorekeeper.models import HandResult
 from scorekeeper.models import Player
 from scorekeeper.models import PlayerStat
 from scorekeeper.models import Seat
+from scorekeeper.services import games
 from scorekeeper.services import players as roster
+from scorekeeper.services.ratings import Rating
 from scorekeeper.services.results import BEST
 from scorekeeper.services.results import END
 from scorekeeper.services.results import HANDS
@@ -174,6 +177,8 @@ class KindStats:
 class PlayerStats:
     player: Player
     kinds: dict[str, KindStats]
+    #: The player's ratings now, by scope (``services/ratings.py``).
+    ratings: dict[str, Rating] = field(default_factory=dict)
 
     @property
     def played(self) -> int:
@@ -200,6 +205,16 @@ class PlayerStats:
             in_progress=self.in_progress,
             win_rate=self.win_rate,
             games=StatsByGame({kind: stats.answer() for kind, stats in self.kinds.items()}),
+            ratings={
+                where: ScopeRating(
+                    mu=rating.mu,
+                    sigma=rating.sigma,
+                    ordinal=rating.ordinal,
+                    games=rating.games,
+                    provisional=rating.provisional,
+                )
+                for where, rating in sorted(self.ratings.items())
+            },
         )
 
 
@@ -236,7 +251,7 @@ def player_stats(account: Account, player_id: int) -> PlayerStats:
     for kind, stats in kinds.items():
         if stats.plugin.rules.head_to_head and stats.played:
             stats.head_to_head = head_to_head(player, kind)
-    return PlayerStats(player, kinds)
+    return PlayerStats(player, kinds, games.player_ratings(account, player.id))
 
 
 def head_to_head(player: Player, kind: str) -> list[HeadToHead]:

@@ -15,12 +15,15 @@ from scorekeeper.api import schemas as s
 from scorekeeper.api.spec import an_object
 from scorekeeper.api.spec import answers
 from scorekeeper.api.spec import declare
+from scorekeeper.errors import as_refusal
 from scorekeeper.extensions import csrf
 from scorekeeper.games import GAMES
 from scorekeeper.games.i18n import _
+from scorekeeper.models import as_utc
 from scorekeeper.services import backup
 from scorekeeper.services import games
 from scorekeeper.services import nights
+from scorekeeper.services import ratings
 from scorekeeper.services import stats
 from scorekeeper.views.common import no_store
 from scorekeeper.views.common import page_number
@@ -130,6 +133,42 @@ def leaderboard(game: str):
             for each in stats.variants(g.account, game)
         ],
         players=[line.answer() for line in lines],
+    )
+
+
+@bp.get("/ratings")
+@token_required
+@declare(query=s.RatingsQuery, resp=answers(400, 401, 422, HTTP_200=s.Ratings))
+def get_ratings():
+    """The ratings (OpenSkill, Plackett-Luce) of one game, or over every card game, best
+    first, with each player's ordinal after each of their games."""
+    game = request.args.get("game")
+    variant = request.args.get("variant")
+    with as_refusal():
+        where = ratings.ALL if game is None else ratings.scope(game, variant or "")
+    return s.Ratings(
+        game=game,
+        variant=variant,
+        ratings=[
+            s.PlayerRating(
+                player=line.player,
+                player_id=line.player_id,
+                mu=line.mu,
+                sigma=line.sigma,
+                ordinal=line.ordinal,
+                games=line.games,
+                provisional=line.provisional,
+                history=[
+                    s.RatingPoint(
+                        game_id=point["game_id"],
+                        finished_at=as_utc(point["finished_at"]).isoformat(),
+                        ordinal=point["ordinal"],
+                    )
+                    for point in line.history
+                ],
+            )
+            for line in games.ratings(g.account, where)
+        ],
     )
 
 

@@ -75,6 +75,9 @@ class ScorePad(ScorePadHooks, GameRules):
     min_players = 1
     max_players = 20
     hand_words = ROUNDS
+    # Any game at all: rated per game name, and not in the rating over every card game.
+    rated_together = False
+    rated_by_variant = True
     name_maps = ("points",)
     facts = (Fact("rounds_won", N_("Rounds won")),)
     stats = (

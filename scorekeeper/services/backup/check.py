@@ -710,6 +710,7 @@ def _game(
             "totals": derived.totals,
             "winners": derived.winners,
             "tally": derived.tally,
+            "standing": derived.standing,
             "hand_count": len(state.hands),
             "table_size": len(names) if joined else None,
             "side_seats": results.side_seats(state, members, teams) if came else None,

@@ -25,6 +25,7 @@ from scorekeeper.models import PlayerStat
 from scorekeeper.models import RuleSet
 from scorekeeper.models import Seat
 from scorekeeper.models import TableChange
+from scorekeeper.services import ratings
 from scorekeeper.services import results
 from scorekeeper.services.backup import check
 from scorekeeper.services.backup.check import Damaged
@@ -67,6 +68,7 @@ def restore_account(account: Account, document: object) -> dict[str, int]:
         raise damaged(damage) from None
     with all_or_nothing():
         counts = write(plan, account)
+        ratings.rebuild(account.id)
     return counts
 
 

@@ -33,6 +33,7 @@ from typing import Any
 from scorekeeper.errors import Refusal
 from scorekeeper.games.i18n import _
 from scorekeeper.models import Account
+from scorekeeper.services import ratings
 from scorekeeper.services.backup import check
 from scorekeeper.services.backup.check import GZIP_MAGIC
 from scorekeeper.services.backup.check import Damaged
@@ -212,7 +213,9 @@ def restore_file(
     refuses a body that is no object)."""
     try:
         with all_or_nothing():
-            return _streamed(account, _Text(_pieces(raw, unpacked_limit)))
+            counts = _streamed(account, _Text(_pieces(raw, unpacked_limit)))
+            ratings.rebuild(account.id)
+            return counts
     except _Whole:
         document = whole(check.read_document(raw, unpacked_limit))
         return restore_account(account, document)

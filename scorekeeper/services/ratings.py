@@ -1,0 +1,394 @@
+"""Ratings across nights (RULES.md, "Ratings across nights"): OpenSkill's Plackett-Luce model
+with its defaults, one rating per game (a score pad per game name: ``rated_by_variant``) and
+one over every card game (the games that are ``rated_together``).
+
+Every finished game is a match, taken in the order the games finished, its ranks the game's
+final standings (``Game.standing``, derived by the rules with the game's other copies). The
+ratings are kept as ``rating_step`` rows: each player's rating after each game of a scope.
+A change of a finished game (a correction, a reopen, a deletion, a restore) rewrites the steps
+from that game on, so the ratings are always those a replay of the whole history gives; the
+games before it are not rated again. A player's rating now is their last step.
+
+The number shown is the ordinal, mu - 3 sigma: a newcomer starts near 0 and rises as the
+rating grows sure. A rating is provisional while sigma is above ``PROVISIONAL_SIGMA``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from dataclasses import field
+from datetime import datetime
+
+import sqlalchemy as sa
+from openskill.models import PlackettLuce
+
+from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
+from scorekeeper.models import Game
+from scorekeeper.models import Player
+from scorekeeper.models import RatingStep
+from scorekeeper.models import Seat
+
+#: The scope of the rating over every card game.
+ALL = "*"
+#: Sigma above this marks a rating as provisional: the default is 25/3 (about 8.3); after
+#: about five games against a steady table it falls below 6.
+PROVISIONAL_SIGMA = 6.0
+MODEL = PlackettLuce()
+#: Steps written per statement.
+CHUNK = 5000
+
+
+def scope(kind: str, variant: str = "") -> str:
+    """The scope of a game kind's own rating (a score pad: its game name's)."""
+    plugin = GAMES.get(kind)
+    return f"{kind}/{variant}" if plugin.rules.rated_by_variant else kind
+
+
+def scopes_of(game: Game) -> list[str]:
+    """The ratings a game counts in: its own, and the one over every card game."""
+    found = [scope(game.kind, game.variant)]
+    if GAMES.get(game.kind).rules.rated_together:
+        found.append(ALL)
+    return found
+
+
+def _in_scope(where: str):
+    """The games of a scope (a condition on ``Game``)."""
+    if where == ALL:
+        together = [key for key in GAMES if GAMES[key].rules.rated_together]
+        return Game.kind.in_(together)
+    kind, _, variant = where.partition("/")
+    if GAMES.get(kind).rules.rated_by_variant:
+        return sa.and_(Game.kind == kind, Game.variant == variant)
+    return Game.kind == kind
+
+
+def _order():
+    return (Game.finished_at, Game.id)
+
+
+def changed(account_id: int, game: Game, before: tuple[datetime | None, list | None]) -> None:
+    """Re-rate after a change of ``game`` (no commit): ``before`` is its end time and its
+    standings before the change. Nothing to do unless it was or is a finished game whose
+    standings or end moved."""
+    was_at, was_standing = before
+    now_at = game.finished_at if game.status == "finished" else None
+    if was_at is None and now_at is None:
+        return
+    if was_at == now_at and was_standing == game.standing:
+        return
+    wheres = scopes_of(game)
+    if was_at is None and _append(account_id, game, wheres):
+        return
+    since = min(at for at in (was_at, now_at) if at is not None)
+    for where in wheres:
+        rerate(account_id, where, since)
+
+
+def _append(account_id: int, game: Game, wheres: list[str]) -> bool:
+    """Rate a game that has just finished after every other game of its scopes (the usual
+    case: three statements, whatever the history's size); False if a game of one of its
+    scopes finished later (then the scope is rated again from it)."""
+    at, key = game.finished_at, game.id
+    before = sa.or_(Game.finished_at < at, sa.and_(Game.finished_at == at, Game.id < key))
+    after = sa.or_(Game.finished_at > at, sa.and_(Game.finished_at == at, Game.id > key))
+    counts = []
+    for where in wheres:
+        inside = _in_scope(where)
+        counts += [
+            sa.func.coalesce(sa.func.sum(sa.case((sa.and_(inside, before), 1), else_=0)), 0),
+            sa.func.coalesce(sa.func.sum(sa.case((sa.and_(inside, after), 1), else_=0)), 0),
+        ]
+    row = db.session.execute(
+        sa.select(*counts).where(Game.account_id == account_id, Game.status == "finished")
+    ).one()
+    if any(row[index + 1] for index in range(0, len(row), 2)):
+        return False
+    by_seat = {seat.position: seat.player_id for seat in game.seats}
+    known = _latest(account_id, wheres, sorted(set(by_seat.values())))
+    steps = []
+    for index, where in enumerate(wheres):
+        now = {player: rating for (each, player), rating in known.items() if each == where}
+        for player_id, (mu, sigma) in rate(game.standing or [], by_seat, now).items():
+            steps.append(
+                {
+                    "account_id": account_id,
+                    "scope": where,
+                    "position": row[2 * index],
+                    "game_id": key,
+                    "player_id": player_id,
+                    "mu": mu,
+                    "sigma": sigma,
+                }
+            )
+    if steps:
+        db.session.execute(sa.insert(RatingStep), steps)
+    return True
+
+
+def _latest(
+    account_id: int, wheres: list[str], players: list[int]
+) -> dict[tuple[str, int], tuple[float, float]]:
+    """The last rating of each of ``players`` in each scope of ``wheres`` (one statement)."""
+    last = (
+        sa.select(
+            RatingStep.scope,
+            RatingStep.player_id,
+            sa.func.max(RatingStep.position).label("position"),
+        )
+        .where(
+            RatingStep.account_id == account_id,
+            RatingStep.scope.in_(wheres),
+            RatingStep.player_id.in_(players),
+        )
+        .group_by(RatingStep.scope, RatingStep.player_id)
+        .subquery()
+    )
+    rows = db.session.execute(
+        sa.select(RatingStep.scope, RatingStep.player_id, RatingStep.mu, RatingStep.sigma)
+        .join(
+            last,
+            sa.and_(
+                last.c.scope == RatingStep.scope,
+                last.c.player_id == RatingStep.player_id,
+                last.c.position == RatingStep.position,
+            ),
+        )
+        .where(RatingStep.account_id == account_id)
+    ).all()
+    return {(where, player): (mu, sigma) for where, player, mu, sigma in rows}
+
+
+def forget(account_id: int, kind: str, variant: str, finished_at: datetime | None) -> None:
+    """Re-rate after a finished game was deleted (its steps went with it)."""
+    if finished_at is None:
+        return
+    plugin = GAMES.get(kind)
+    wheres = [f"{kind}/{variant}" if plugin.rules.rated_by_variant else kind]
+    if plugin.rules.rated_together:
+        wheres.append(ALL)
+    for where in wheres:
+        rerate(account_id, where, finished_at)
+
+
+def rebuild(account_id: int) -> None:
+    """Rate every scope of an account from its first game (after a restore)."""
+    db.session.flush()
+    db.session.execute(sa.delete(RatingStep).where(RatingStep.account_id == account_id))
+    rows = db.session.execute(
+        sa.select(Game.kind, Game.variant)
+        .where(Game.account_id == account_id, Game.status == "finished")
+        .distinct()
+    ).all()
+    wheres = set()
+    for kind, variant in rows:
+        if kind not in GAMES:
+            continue
+        plugin = GAMES[kind]
+        wheres.add(f"{kind}/{variant}" if plugin.rules.rated_by_variant else kind)
+        if plugin.rules.rated_together:
+            wheres.add(ALL)
+    for where in sorted(wheres):
+        rerate(account_id, where, None)
+
+
+def rerate(account_id: int, where: str, since: datetime | None) -> None:
+    """Rewrite the steps of scope ``where`` from the first game that finished at ``since``
+    or later (None: from the first game)."""
+    db.session.flush()
+    finished = sa.and_(Game.account_id == account_id, Game.status == "finished", _in_scope(where))
+    first = 0
+    if since is not None:
+        first = db.session.scalar(
+            sa.select(sa.func.count()).select_from(Game).where(finished, Game.finished_at < since)
+        )
+    db.session.execute(
+        sa.delete(RatingStep).where(
+            RatingStep.account_id == account_id,
+            RatingStep.scope == where,
+            RatingStep.position >= first,
+        )
+    )
+    ratings = _ratings_before(account_id, where, first)
+    games = db.session.execute(
+        sa.select(Game.id, Game.standing).where(finished).order_by(*_order()).offset(first)
+    ).all()
+    players = _players_by_seat([game_id for game_id, _ in games])
+    steps = []
+    for position, (game_id, standing) in enumerate(games, start=first):
+        by_seat = players.get(game_id, {})
+        for player_id, (mu, sigma) in rate(standing or [], by_seat, ratings).items():
+            ratings[player_id] = (mu, sigma)
+            steps.append(
+                {
+                    "account_id": account_id,
+                    "scope": where,
+                    "position": position,
+                    "game_id": game_id,
+                    "player_id": player_id,
+                    "mu": mu,
+                    "sigma": sigma,
+                }
+            )
+    for start in range(0, len(steps), CHUNK):
+        db.session.execute(sa.insert(RatingStep), steps[start : start + CHUNK])
+
+
+def rate(
+    standing: list, by_seat: dict[int, int], ratings: dict[int, tuple[float, float]]
+) -> dict[int, tuple[float, float]]:
+    """One match: the new (mu, sigma) of each player of ``standing`` (``[[rank, [seats]]]``),
+    from their ``ratings`` before it (a newcomer: the model's defaults)."""
+    teams, ranks, members = [], [], []
+    for rank, seats in standing:
+        team = [by_seat[seat] for seat in seats if seat in by_seat]
+        if not team:
+            continue
+        members.append(team)
+        ranks.append(rank)
+        teams.append([MODEL.rating(*ratings[p]) if p in ratings else MODEL.rating() for p in team])
+    if len(teams) < 2:
+        return {}
+    rated = MODEL.rate(teams, ranks=ranks)
+    return {
+        player: (after.mu, after.sigma)
+        for team, new in zip(members, rated, strict=True)
+        for player, after in zip(team, new, strict=True)
+    }
+
+
+def _ratings_before(account_id: int, where: str, first: int) -> dict[int, tuple[float, float]]:
+    """Each player's rating after their last game before position ``first``."""
+    if first == 0:
+        return {}
+    last = (
+        sa.select(RatingStep.player_id, sa.func.max(RatingStep.position).label("position"))
+        .where(
+            RatingStep.account_id == account_id,
+            RatingStep.scope == where,
+            RatingStep.position < first,
+        )
+        .group_by(RatingStep.player_id)
+        .subquery()
+    )
+    rows = db.session.execute(
+        sa.select(RatingStep.player_id, RatingStep.mu, RatingStep.sigma).join(
+            last,
+            sa.and_(
+                RatingStep.player_id == last.c.player_id,
+                RatingStep.position == last.c.position,
+                RatingStep.account_id == account_id,
+                RatingStep.scope == where,
+            ),
+        )
+    ).all()
+    return {player: (mu, sigma) for player, mu, sigma in rows}
+
+
+def _players_by_seat(game_ids: list[int]) -> dict[int, dict[int, int]]:
+    found: dict[int, dict[int, int]] = {}
+    for start in range(0, len(game_ids), CHUNK):
+        rows = db.session.execute(
+            sa.select(Seat.game_id, Seat.position, Seat.player_id).where(
+                Seat.game_id.in_(game_ids[start : start + CHUNK])
+            )
+        ).all()
+        for game_id, position, player_id in rows:
+            found.setdefault(game_id, {})[position] = player_id
+    return found
+
+
+# Reading ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Rating:
+    player_id: int
+    player: str
+    mu: float
+    sigma: float
+    games: int
+    history: list[dict] = field(default_factory=list)
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def provisional(self) -> bool:
+        return self.sigma > PROVISIONAL_SIGMA
+
+
+def ratings(account_id: int, where: str, history: bool = True) -> list[Rating]:
+    """The ratings of a scope now, best ordinal first (then by name), with each player's
+    games and, with ``history``, their ordinal after each game."""
+    last = (
+        sa.select(
+            RatingStep.player_id,
+            sa.func.max(RatingStep.position).label("position"),
+            sa.func.count().label("games"),
+        )
+        .where(RatingStep.account_id == account_id, RatingStep.scope == where)
+        .group_by(RatingStep.player_id)
+        .subquery()
+    )
+    rows = db.session.execute(
+        sa.select(Player.id, Player.name, RatingStep.mu, RatingStep.sigma, last.c.games)
+        .join(last, last.c.player_id == RatingStep.player_id)
+        .join(Player, Player.id == RatingStep.player_id)
+        .where(
+            RatingStep.account_id == account_id,
+            RatingStep.scope == where,
+            RatingStep.position == last.c.position,
+        )
+    ).all()
+    found = {row[0]: Rating(*row) for row in rows}
+    if history and found:
+        steps = db.session.execute(
+            sa.select(
+                RatingStep.player_id,
+                RatingStep.game_id,
+                Game.finished_at,
+                RatingStep.mu,
+                RatingStep.sigma,
+            )
+            .join(Game, Game.id == RatingStep.game_id)
+            .where(RatingStep.account_id == account_id, RatingStep.scope == where)
+            .order_by(RatingStep.position)
+        ).all()
+        for player_id, game_id, finished_at, mu, sigma in steps:
+            found[player_id].history.append(
+                {"game_id": game_id, "finished_at": finished_at, "ordinal": mu - 3 * sigma}
+            )
+    return sorted(found.values(), key=lambda rating: (-rating.ordinal, rating.player.casefold()))
+
+
+def player_ratings(account_id: int, player_id: int) -> dict[str, Rating]:
+    """One player's rating now in every scope they were rated in (one query)."""
+    last = (
+        sa.select(
+            RatingStep.scope,
+            sa.func.max(RatingStep.position).label("position"),
+            sa.func.count().label("games"),
+        )
+        .where(RatingStep.account_id == account_id, RatingStep.player_id == player_id)
+        .group_by(RatingStep.scope)
+        .subquery()
+    )
+    rows = db.session.execute(
+        sa.select(RatingStep.scope, RatingStep.mu, RatingStep.sigma, last.c.games)
+        .join(
+            last,
+            sa.and_(last.c.scope == RatingStep.scope, last.c.position == RatingStep.position),
+        )
+        .where(RatingStep.account_id == account_id, RatingStep.player_id == player_id)
+    ).all()
+    return {where: Rating(player_id, "", mu, sigma, games) for where, mu, sigma, games in rows}
+
+
+def known_scopes(account_id: int) -> Iterable[str]:
+    return db.session.scalars(
+        sa.select(RatingStep.scope).where(RatingStep.account_id == account_id).distinct()
+    ).all()

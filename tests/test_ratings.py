@@ -1,0 +1,219 @@
+"""Ratings across nights (RULES.md, "Ratings across nights"), through the JSON API: every
+figure is checked against the ``openskill`` package run directly on the same matches, which
+the test builds itself from the games it played (the final totals, winners, leavers and teams
+the API answers), in the order they finished: ties, teams, a leaver, a second game kind, a
+correction of an old game (every later game re-rated) and a deleted game."""
+
+from __future__ import annotations
+
+import pytest
+from openskill.models import PlackettLuce
+
+ONE_HAND = {"sequence": "up", "max_cards": 1}
+
+
+def new_game(api, kind, players, **options) -> int:
+    answer = api.post("/games", {"game": kind, "players": list(players), "options": options})
+    assert answer.status_code == 201, answer.text
+    return answer.get_json()["id"]
+
+
+def one_hand_oh_hell(api, made: list[str], players=("Ann", "Ben", "Cy", "Dee")) -> int:
+    """A one-card game of Oh Hell: the players in ``made`` make their bid of 0 but the first,
+    who bids and takes the trick; the others bid 1 and miss."""
+    game = new_game(api, "oh_hell", players, **ONE_HAND)
+    taker = made[0]
+    bids = {name: (1 if name == taker or name not in made else 0) for name in players}
+    tricks = {name: int(name == taker) for name in players}
+    answer = api.post(f"/games/{game}/hands", {"number": 1, "bids": bids, "tricks": tricks})
+    assert answer.status_code == 201, answer.text
+    assert answer.get_json()["status"] == "finished"
+    return game
+
+
+def expected_ratings(api, finished: list[int]) -> dict[str, tuple[float, float, int]]:
+    """The ratings openskill gives for the games ``finished`` (in the order they finished),
+    computed here from each game's final state as the API answers it."""
+    model = PlackettLuce()
+    ratings: dict[str, object] = {}
+    games: dict[str, int] = {}
+    for game in finished:
+        state = api.get(f"/games/{game}").get_json()
+        assert state["status"] == "finished"
+        totals, winners, left = state["totals"], state["winners"], set(state["left"])
+        teams = {" & ".join(team): team for team in state["teams"] or []}
+        sides = list(totals)
+        low = state.get("low_wins", False)
+
+        def key(side, low=low, totals=totals):
+            return totals[side] if low else -totals[side]
+
+        stayed = [side for side in sides if side not in winners and side not in left]
+        gone = [side for side in sides if side in left and side not in winners]
+        ranks = dict.fromkeys(winners, 1)
+        start = len(winners) + 1
+        for group in (stayed, gone):
+            for side in group:
+                ranks[side] = start + sum(key(other) < key(side) for other in group)
+            start += len(group)
+        members = [teams.get(side, [side]) for side in sides]
+        rated = model.rate(
+            [[ratings.get(name) or model.rating() for name in team] for team in members],
+            ranks=[ranks[side] for side in sides],
+        )
+        for team, new in zip(members, rated, strict=True):
+            for name, rating in zip(team, new, strict=True):
+                ratings[name] = rating
+                games[name] = games.get(name, 0) + 1
+    return {name: (r.mu, r.sigma, games[name]) for name, r in ratings.items()}
+
+
+def served(api, **query) -> dict[str, tuple[float, float, int]]:
+    answer = api.get("/ratings", query_string=query)
+    assert answer.status_code == 200, answer.text
+    lines = answer.get_json()["ratings"]
+    ordinals = [line["ordinal"] for line in lines]
+    assert ordinals == sorted(ordinals, reverse=True)  # best first
+    for line in lines:
+        assert line["ordinal"] == pytest.approx(line["mu"] - 3 * line["sigma"])
+        assert len(line["history"]) == line["games"]
+        assert line["history"][-1]["ordinal"] == pytest.approx(line["ordinal"])
+    return {line["player"]: (line["mu"], line["sigma"], line["games"]) for line in lines}
+
+
+def same(found: dict, expected: dict) -> None:
+    assert set(found) == set(expected)
+    for name, (mu, sigma, games) in expected.items():
+        assert found[name][0] == pytest.approx(mu), name
+        assert found[name][1] == pytest.approx(sigma), name
+        assert found[name][2] == games, name
+
+
+def test_ratings_are_openskill_s_over_the_games_in_the_order_they_finished(api):
+    finished = [
+        one_hand_oh_hell(api, ["Ann", "Ben"]),  # Ann 11, Ben 10: Cy and Dee missed (tie)
+        one_hand_oh_hell(api, ["Dee", "Cy", "Ben"]),
+        one_hand_oh_hell(api, ["Cy"], players=("Ann", "Cy", "Eve")),
+    ]
+    expected = expected_ratings(api, finished)
+    same(served(api, game="oh_hell"), expected)
+    same(served(api), expected)  # every card game: only Oh Hell so far
+    # A newcomer who played once is provisional; the ordinal is shown, mu - 3 sigma.
+    eve = next(
+        line for line in api.get("/ratings").get_json()["ratings"] if line["player"] == "Eve"
+    )
+    assert eve["provisional"] is True and eve["games"] == 1
+
+
+def test_equal_totals_share_a_rank(api):
+    tie = one_hand_oh_hell(api, ["Ann", "Ben", "Cy"])  # Ben and Cy made 0: 10 each
+    state = api.get(f"/games/{tie}").get_json()
+    assert state["totals"]["Ben"] == state["totals"]["Cy"]
+    found = served(api, game="oh_hell")
+    assert found["Ben"][:2] == pytest.approx(found["Cy"][:2])
+    same(found, expected_ratings(api, [tie]))
+
+
+def test_teams_rate_as_teams_and_each_game_has_its_own_rating(api):
+    oh_hell = one_hand_oh_hell(api, ["Ann"])
+    spades = new_game(api, "spades", ["Ann", "Ben", "Cy", "Dee"], target=250)
+    for number in (1, 2, 3):
+        bids = {"Ann": 6, "Ben": 1, "Cy": 6, "Dee": 0}
+        tricks = {"Ann": 6, "Ben": 1, "Cy": 6, "Dee": 0}
+        answer = api.post(
+            f"/games/{spades}/hands", {"number": number, "bids": bids, "tricks": tricks}
+        )
+        assert answer.status_code == 201, answer.text
+        if answer.get_json()["status"] == "finished":
+            break
+    assert api.get(f"/games/{spades}").get_json()["status"] == "finished"
+    found = served(api, game="spades")
+    same(found, expected_ratings(api, [spades]))
+    assert found["Ann"][:2] == pytest.approx(found["Cy"][:2])  # partners move together
+    same(served(api, game="oh_hell"), expected_ratings(api, [oh_hell]))
+    same(served(api), expected_ratings(api, [oh_hell, spades]))
+
+
+def test_a_player_who_left_ranks_below_everyone_who_finished(api):
+    game = new_game(api, "oh_hell", ["Ann", "Ben", "Cy", "Dee"], sequence="up", max_cards=2)
+    first = {"number": 1, "bids": {"Ann": 0, "Ben": 1, "Cy": 0, "Dee": 0},
+             "tricks": {"Ann": 0, "Ben": 1, "Cy": 0, "Dee": 0}}  # fmt: skip
+    assert api.post(f"/games/{game}/hands", first).status_code == 201
+    # Ben leaves with the best total so far.
+    left = api.post(f"/games/{game}/changes", {"kind": "leave", "player": "Ben"})
+    assert left.status_code == 201, left.text
+    second = {"number": 2, "bids": {"Ann": 0, "Cy": 1, "Dee": 0},
+              "tricks": {"Ann": 1, "Cy": 1, "Dee": 0}}  # fmt: skip
+    answer = api.post(f"/games/{game}/hands", second)
+    assert answer.status_code == 201, answer.text
+    state = answer.get_json()
+    assert state["status"] == "finished" and state["left"] == ["Ben"]
+    assert state["totals"]["Ben"] > min(state["totals"][n] for n in ("Ann", "Cy", "Dee"))
+    found = served(api, game="oh_hell")
+    same(found, expected_ratings(api, [game]))
+    assert found["Ben"][0] < min(found[name][0] for name in ("Ann", "Cy", "Dee"))
+
+
+def test_a_correction_of_an_old_game_re_rates_every_later_game(api):
+    first = one_hand_oh_hell(api, ["Ann", "Ben"])
+    second = one_hand_oh_hell(api, ["Ann", "Cy"])
+    third = one_hand_oh_hell(api, ["Dee"])
+    before = served(api, game="oh_hell")
+    # The first game was scored wrong: Dee took the trick, not Ann.
+    assert api.post(f"/games/{first}/reopen").status_code == 200
+    corrected = api.patch(
+        f"/games/{first}/hands/1",
+        {
+            "bids": {"Ann": 1, "Ben": 0, "Cy": 1, "Dee": 1},
+            "tricks": {"Ann": 0, "Ben": 0, "Cy": 0, "Dee": 1},
+        },  # fmt: skip
+    )
+    assert corrected.status_code == 200, corrected.text
+    assert corrected.get_json()["status"] == "finished"
+    after = served(api, game="oh_hell")
+    # It keeps its place in the order (when it first finished): the games after it are
+    # rated again from the corrected result.
+    same(after, expected_ratings(api, [first, second, third]))
+    assert after["Ann"][0] != pytest.approx(before["Ann"][0])
+    # A deleted game leaves the ratings as if it had never been played.
+    assert api.delete(f"/games/{second}").status_code == 204
+    same(served(api, game="oh_hell"), expected_ratings(api, [first, third]))
+
+
+def test_a_player_s_statistics_carry_their_ratings(api):
+    one_hand_oh_hell(api, ["Ann", "Ben"])
+    ann = next(p for p in api.get("/players").get_json()["players"] if p["name"] == "Ann")
+    stats = api.get(f"/players/{ann['id']}/stats").get_json()
+    board = served(api, game="oh_hell")
+    assert set(stats["ratings"]) == {"oh_hell", "*"}
+    assert stats["ratings"]["oh_hell"]["mu"] == pytest.approx(board["Ann"][0])
+    assert stats["ratings"]["*"]["games"] == 1
+
+
+def test_an_unknown_game_is_refused(api):
+    answer = api.get("/ratings", query_string={"game": "chess"})
+    assert answer.status_code == 422
+    assert answer.get_json()["errors"][0]["code"] == "option_value"
+
+
+def test_games_finished_before_the_ratings_existed_are_rated_when_first_read(app, api):
+    import sqlalchemy as sa
+
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Game
+    from scorekeeper.models import RatingStep
+
+    finished = [one_hand_oh_hell(api, ["Ann", "Ben"]), one_hand_oh_hell(api, ["Cy"])]
+    with app.app_context():  # as the migration leaves them: no standings, no ratings
+        db.session.execute(sa.update(Game).values(standing=sa.null()))
+        db.session.execute(sa.delete(RatingStep))
+        db.session.commit()
+    same(served(api, game="oh_hell"), expected_ratings(api, finished))
+
+
+def test_a_restored_backup_has_the_same_ratings(api, other_api):
+    finished = [one_hand_oh_hell(api, ["Ann", "Ben"]), one_hand_oh_hell(api, ["Dee", "Cy"])]
+    backup = api.get("/backup").get_json()
+    assert other_api.post("/restore", backup).status_code == 201
+    same(served(other_api, game="oh_hell"), served(api, game="oh_hell"))
+    same(served(other_api), expected_ratings(api, finished))
