@@ -217,3 +217,40 @@ def test_a_restored_backup_has_the_same_ratings(api, other_api):
     assert other_api.post("/restore", backup).status_code == 201
     same(served(other_api, game="oh_hell"), served(api, game="oh_hell"))
     same(served(other_api), expected_ratings(api, finished))
+
+
+def board_rows(page) -> list[str]:
+    import re
+
+    return re.findall(r'<th scope="row"><a href="/stats/players/\d+">([^<]+)</a>', page.text)
+
+
+def test_the_ratings_page_lists_the_best_first_and_marks_provisional_ratings(api, logged_in):
+    for _ in range(3):
+        one_hand_oh_hell(api, ["Cy", "Ann"])
+    one_hand_oh_hell(api, ["Cy"], players=("Cy", "Eve", "Fay"))
+    expected = served(api)
+    best_first = sorted(expected, key=lambda name: -(expected[name][0] - 3 * expected[name][1]))
+    page = logged_in.get("/stats/ratings")
+    assert page.status_code == 200
+    assert board_rows(page) == best_first
+    assert page.text.count(">provisional<") == sum(s > 6.0 for _, s, _ in expected.values())
+    assert board_rows(logged_in.get("/stats/ratings?game=oh_hell")) == best_first
+    assert logged_in.get("/stats/ratings?game=spades").status_code == 200
+    assert logged_in.get("/stats/ratings?game=score_pad").status_code == 404
+    assert logged_in.get("/stats/ratings?game=chess").status_code == 404
+    assert "/stats/ratings" in logged_in.get("/stats/").text
+    bengali = logged_in.get("/stats/ratings", headers={"Accept-Language": "bn"})
+    assert "রেটিং" in bengali.text and "১" in bengali.text
+
+
+def test_a_leaderboard_breaks_ties_by_its_own_figure_then_by_name(api, logged_in):
+    # One game: Ann wins; Ben (10) beats Cy and Dee (-1 each with a missed bid of 1) on score.
+    one_hand_oh_hell(api, ["Ann", "Ben"])
+    rows = board_rows(logged_in.get("/stats/oh_hell"))
+    assert rows == ["Ann", "Ben", "Cy", "Dee"]
+    one_hand_oh_hell(api, ["Dee", "Cy"], players=("Dee", "Cy", "Eve"))
+    # Dee now won 1 of 2; Ann 1 of 1; among the players with no win, the best average first.
+    rows = board_rows(logged_in.get("/stats/oh_hell"))
+    assert rows[:2] == ["Ann", "Dee"]
+    assert rows[2:] == ["Ben", "Cy", "Eve"]

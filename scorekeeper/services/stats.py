@@ -316,7 +316,8 @@ class Standing:
 
 def leaderboard(account: Account, kind: str, variant: str | None = None) -> list[Standing]:
     """Everyone who finished a game of ``kind`` (of one ``variant``, if given): best win rate
-    first, then most wins, then most games. One query whatever the history's size."""
+    first, then most wins, then the best average score (the lowest where the lowest wins),
+    then most games, then by name. One query whatever the history's size."""
     if kind not in GAMES:
         raise NotFound(_("That game was not found."))
     query = (
@@ -342,9 +343,17 @@ def leaderboard(account: Account, kind: str, variant: str | None = None) -> list
             line.score_total = total
         else:
             line.best = highest
+    rules = GAMES[kind].rules
+    better = 1 if rules.low_wins(rules.defaults(rules.min_players)) else -1
     return sorted(
         (line for line in lines.values() if line.played),
-        key=lambda s: (-(s.win_rate or 0), -s.won, -s.played, sort_key(s.name)),
+        key=lambda s: (
+            -(s.win_rate or 0),
+            -s.won,
+            better * (s.average_score or 0),
+            -s.played,
+            sort_key(s.name),
+        ),
     )
 
 

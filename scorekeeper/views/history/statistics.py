@@ -8,7 +8,9 @@ from flask import request
 from flask_login import current_user
 
 from scorekeeper.games import GAMES
+from scorekeeper.services import games
 from scorekeeper.services import players as roster
+from scorekeeper.services import ratings
 from scorekeeper.services import stats
 from scorekeeper.views.history.blueprint import bp
 from scorekeeper.views.history.blueprint import titles
@@ -30,6 +32,22 @@ def player(player_id: int):
     """One player's statistics, game by game."""
     found = stats.player_stats(current_user, player_id)
     return render_template("history/player.html", stats=found, titles=titles())
+
+
+@bp.get("/stats/ratings")
+def ratings_board():
+    """The ratings across nights, best first: over every card game, or of one game."""
+    game = request.args.get("game")
+    if game is not None and (game not in GAMES or not GAMES[game].rules.rated_together):
+        abort(404)
+    where = ratings.ALL if game is None else ratings.scope(game)
+    return render_template(
+        "history/ratings.html",
+        kind=game,
+        lines=games.ratings(current_user, where, history=False),
+        boards={key: title for key, title in titles().items() if GAMES[key].rules.rated_together},
+        titles=titles(),
+    )
 
 
 @bp.get("/stats/<game>")
