@@ -38,6 +38,7 @@ TECHNICAL = {
         "INSERT INTO hand_result (",
     },
     "services/results.py": {"INSERT INTO player_stat"},
+    "services/backup/stream.py": {r"[ \t\n\r]*"},
     # User-Agent patterns and the product names they stand for (a browser's own name).
     "services/sessions.py": {"Samsung Internet", r"\bMac OS X\b"},
     "views/common.py": {'Bearer realm="scorekeeper"'},

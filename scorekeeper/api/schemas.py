@@ -640,6 +640,27 @@ class RatingsQuery(Closed):
     variant: VariantFilter = None  # type: ignore[assignment]
 
 
+class RecapGame(Closed):
+    game_id: int
+    game: str
+    title: str
+    winners: list[str]
+
+
+class RecapHighlight(Closed):
+    kind: str = Field(description="best_hand, comeback, or one of the highlights the game declares")
+    player: str
+    game_id: int
+    hand: int | None = Field(description="The hand it happened in (null: the whole game)")
+    value: int
+
+
+class Recap(Closed):
+    games: list[RecapGame] = Field(description="The night's games, each with its winners")
+    highlights: list[RecapHighlight]
+    sentences: list[str] = Field(description="The story, in the reader's language")
+
+
 class RatingPoint(Closed):
     game_id: int
     finished_at: Moment

@@ -113,6 +113,28 @@ class Fact:
 
 
 @dataclass(frozen=True)
+class Highlight:
+    """A moment of a game worth telling in the night's story (``services/recap.py``), read from
+    one of the game's facts (``Fact``) of each seat and hand:
+
+    - ``each``: every hand in which the fact happened ("Ann did it in hand 5");
+    - ``run``: the longest run of hands in a row with it, when ``least`` or more ("Ann made
+      5 bids in a row");
+    - ``every``: a finished game in which it happened in every hand the seat counted in ``of``
+      ("Ann made every bid of Oh Hell").
+
+    ``sentence`` is the whole sentence, with ``%(name)s``, ``%(game)s`` and ``%(hand)s`` or
+    ``%(value)s``; ``kind`` is its stable code in the API."""
+
+    kind: str
+    fact: str
+    shape: str
+    sentence: str
+    of: str | None = None
+    least: int = 3
+
+
+@dataclass(frozen=True)
 class Stat:
     """A line of a player's statistics for one game, built from summed figures.
 
@@ -275,6 +297,8 @@ class GameRules:
     #: What the game counts per hand and seat, and the statistics built from it.
     facts: tuple[Fact, ...] = ()
     stats: tuple[Stat, ...] = ()
+    #: The moments of a game the night's story tells (besides the best hand and a comeback).
+    highlights: tuple[Highlight, ...] = ()
     #: Show each player's record against each opponent (two-player games).
     head_to_head: bool = False
     #: Whether the game can be played in partnerships (see ``team_seats``).

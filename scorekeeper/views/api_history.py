@@ -24,6 +24,7 @@ from scorekeeper.services import backup
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import ratings
+from scorekeeper.services import recap
 from scorekeeper.services import stats
 from scorekeeper.views.common import no_store
 from scorekeeper.views.common import page_number
@@ -102,6 +103,29 @@ def get_night(night_id: int):
     """A night with every game in it and the games' standings."""
     night = nights.get_night(g.account, night_id)
     return nights.night_answer(night)
+
+
+@bp.get("/nights/<int:night_id>/recap")
+@token_required
+@declare(resp=answers(401, 404, HTTP_200=s.Recap))
+def get_recap(night_id: int):
+    """The night's story: the winners of each game and its highlights, as facts and as
+    sentences in the reader's language."""
+    found = recap.night_recap(g.account, night_id)
+    return s.Recap(
+        games=[s.RecapGame(**game) for game in found.games],
+        highlights=[
+            s.RecapHighlight(
+                kind=moment.kind,
+                player=moment.player,
+                game_id=moment.game_id,
+                hand=moment.hand,
+                value=moment.value,
+            )
+            for moment in found.highlights
+        ],
+        sentences=found.sentences,
+    )
 
 
 # Statistics --------------------------------------------------------------------------------

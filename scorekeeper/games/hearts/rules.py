@@ -20,6 +20,7 @@ import scorekeeper.games.hearts.hooks as hooks
 from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
@@ -95,6 +96,11 @@ class Hearts(hooks.HeartsHooks, GameRules):
         Fact("points_taken", N_("Points taken")),
         Fact("clean_hands", N_("Hands without a point")),
         Fact("jacks", N_("Jacks of diamonds taken")),
+    )
+    highlights = (
+        Highlight(
+            "moon", "moons", "each", N_("%(name)s shot the moon in hand %(hand)s of %(game)s.")
+        ),
     )
     stats = (
         Stat(N_("Moons shot"), "moons", out_of="hands"),

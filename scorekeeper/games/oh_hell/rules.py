@@ -17,6 +17,7 @@ from scorekeeper.games.base import SUITS
 from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Preset
 from scorekeeper.games.base import Problems
@@ -188,6 +189,18 @@ class OhHell(DroppedBySeats, GameRules):
         Fact("bids_made", N_("Bids made")),
         Fact("zero_bids", N_("Zero bids")),
         Fact("zero_bids_made", N_("Zero bids made")),
+    )
+    highlights = (
+        Highlight(
+            "made_run", "bids_made", "run", N_("%(name)s made %(value)s bids in a row in %(game)s.")
+        ),
+        Highlight(
+            "perfect_game",
+            "bids_made",
+            "every",
+            N_("%(name)s made every bid of %(game)s."),
+            of="bids",
+        ),
     )
     stats = (
         Stat(N_("Bids made"), "bids_made", out_of="bids"),

@@ -25,6 +25,7 @@ from scorekeeper.games.base import SUITS
 from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
@@ -104,6 +105,9 @@ class OklahomaGin(GameRules):
         Fact("gins", N_("Gins")),
         Fact("undercuts", N_("Undercuts made")),
         Fact("undercut", N_("Undercut")),
+    )
+    highlights = (
+        Highlight("gin", "gins", "each", N_("%(name)s went gin in round %(hand)s of %(game)s.")),
     )
     stats = (
         Stat(N_("Rounds won"), "rounds_won", out_of="hands"),

@@ -14,6 +14,7 @@ from typing import Any
 from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
@@ -111,6 +112,14 @@ class Pitch(GameRules):
         Fact("hands_pitched", N_("Hands pitched")),
         Fact("pitches_made", N_("Pitches made")),
         Fact("pitches_set", N_("Pitches set back")),
+    )
+    highlights = (
+        Highlight(
+            "pitcher_set",
+            "pitches_set",
+            "each",
+            N_("%(name)s was set back as pitcher in hand %(hand)s of %(game)s."),
+        ),
     )
     stats = (
         Stat(N_("Hands pitched"), "hands_pitched", out_of="hands"),

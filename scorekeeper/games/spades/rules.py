@@ -20,6 +20,7 @@ from typing import Any
 from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
@@ -121,6 +122,14 @@ class Spades(GameRules):
         Fact("blind_nils_made", N_("Blind nil bids made")),
         Fact("bags", N_("Bags")),
         Fact("bag_penalties", N_("Bag penalties")),
+    )
+    highlights = (
+        Highlight(
+            "nil_made",
+            "nils_made",
+            "each",
+            N_("%(name)s made a nil bid in hand %(hand)s of %(game)s."),
+        ),
     )
     stats = (
         Stat(N_("Contracts made"), "contracts_made", out_of="contracts"),

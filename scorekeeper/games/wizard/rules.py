@@ -26,6 +26,7 @@ from scorekeeper.games.base import SUITS
 from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
+from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
@@ -117,6 +118,18 @@ class Wizard(DroppedBySeats, GameRules):
         Fact("zero_bids", N_("Zero bids")),
         Fact("zero_bids_made", N_("Zero bids made")),
         Fact("tricks_off", N_("Tricks off the bid")),
+    )
+    highlights = (
+        Highlight(
+            "made_run", "bids_made", "run", N_("%(name)s made %(value)s bids in a row in %(game)s.")
+        ),
+        Highlight(
+            "perfect_game",
+            "bids_made",
+            "every",
+            N_("%(name)s made every bid of %(game)s."),
+            of="bids",
+        ),
     )
     stats = (
         Stat(N_("Bids made"), "bids_made", out_of="bids"),

@@ -24,6 +24,7 @@ from scorekeeper.services import backup
 from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players as roster
+from scorekeeper.services import recap
 from scorekeeper.services import stats
 from scorekeeper.views.chart import chart
 from scorekeeper.views.common import check_action
@@ -112,6 +113,7 @@ def night(night_id: int):
         "history/night.html",
         night=found,
         games=list(found.games),
+        recap=recap.story(found),
         loose=nights.loose_games(current_user, found.date),
         titles=titles(),
         kinds=list(GAMES),
