@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from scorekeeper.games.base import Highlight
+from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
+
+#: The night's story in the bidding games: a run of made bids, a game with every bid made.
+BID_HIGHLIGHTS = (
+    Highlight(
+        "made_run", "bids_made", "run", N_("%(name)s made %(value)s bids in a row in %(game)s.")
+    ),
+    Highlight(
+        "perfect_game", "bids_made", "every", N_("%(name)s made every bid of %(game)s."), of="bids"
+    ),
+)
 
 
 def made_note(state: Any, side: str) -> str | None:

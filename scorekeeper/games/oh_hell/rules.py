@@ -17,7 +17,6 @@ from scorekeeper.games.base import SUITS
 from scorekeeper.games.base import Fact
 from scorekeeper.games.base import GameRules
 from scorekeeper.games.base import Hand
-from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Preset
 from scorekeeper.games.base import Problems
@@ -32,6 +31,7 @@ from scorekeeper.games.base import each_player
 from scorekeeper.games.base import order_from_left_of
 from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding.seats import DroppedBySeats
+from scorekeeper.games.bidding.words import BID_HIGHLIGHTS
 from scorekeeper.games.bidding.words import balance_words
 from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
@@ -190,18 +190,7 @@ class OhHell(DroppedBySeats, GameRules):
         Fact("zero_bids", N_("Zero bids")),
         Fact("zero_bids_made", N_("Zero bids made")),
     )
-    highlights = (
-        Highlight(
-            "made_run", "bids_made", "run", N_("%(name)s made %(value)s bids in a row in %(game)s.")
-        ),
-        Highlight(
-            "perfect_game",
-            "bids_made",
-            "every",
-            N_("%(name)s made every bid of %(game)s."),
-            of="bids",
-        ),
-    )
+    highlights = BID_HIGHLIGHTS
     stats = (
         Stat(N_("Bids made"), "bids_made", out_of="bids"),
         Stat(N_("Zero bids made"), "zero_bids_made", out_of="zero_bids"),
