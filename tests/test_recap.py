@@ -116,3 +116,13 @@ def test_the_night_page_tells_the_story(api, logged_in):
 def test_another_account_s_night_has_no_recap(api, other_api):
     night = api.post("/nights", {}).get_json()["id"]
     assert other_api.get(f"/nights/{night}/recap").status_code == 404
+
+
+def test_the_game_page_links_to_its_score_chart(api, logged_in):
+    game = new_game(api, "hearts", FOUR, None, target=50)
+    assert 'href="/history/games/' not in logged_in.get(f"/games/{game}").text  # no hand yet
+    play(api, game, hearts_hand([0, 0, 0, 26]))
+    page = logged_in.get(f"/games/{game}").text
+    assert f'href="/history/games/{game}#chart-head"' in page
+    chart = logged_in.get(f"/history/games/{game}")
+    assert chart.status_code == 200 and 'id="chart-head"' in chart.text and "<svg" in chart.text
