@@ -18,6 +18,7 @@ import random
 import re
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
@@ -30,6 +31,16 @@ from tests.browser import phone_settings
 from tests.browser import screenshot
 from tests.conftest import make_account
 from tests.replay_check import check_database
+
+
+@pytest.fixture(autouse=True)
+def patient_expect():
+    """These runs flip the link a hundred times with a service worker in between: on a busy
+    CI machine an answer may take longer than Playwright's 5 s, as the context's 20 s allow."""
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 HANDS = 7
