@@ -14,6 +14,7 @@ from tests.browser import SMALL_PHONE
 from tests.browser import log_in
 from tests.browser import screenshot
 from tests.conftest import make_account
+from tests.e2e.test_phone_long_words import SIDEWAYS
 
 NAMES = ["Ann", "Ben", "Cyrus", "Dee", "Eve", "Fay", "Gus"]
 
@@ -128,3 +129,55 @@ def test_pitch_s_points_of_four_long_names_fit_a_small_phone(small_phone, make_a
     page.locator('.point-row[data-point="high"] .chip', has_text="Evangeline").click()
     checked = page.locator('.point-row[data-point="high"] input:checked')
     assert checked.get_attribute("value") == str(LONG_NAMES.index("Evangeline"))
+
+
+#: Long Sundanese names written as one word, 40 letters (the longest a name may be): seven for
+#: Oh Hell, four for Spades' teams (two such names joined with " & ").
+SUNDANESE = [
+    "RadenAyuKusumawardaningsihPuspitasariDew",
+    "UjangSuryadiningratPrawiraAdiwinataSoedi",
+    "NyimasSukmawatiRahayuningsihKartasasmita",
+    "AsepMulyanagaraWiranatakusumahSasmitaAji",
+    "EuisSulastrinengsihPuspitasariWidjajakus",
+    "DadangSumantrikusumahAdiwijayaNataprawir",
+    "EntinKartikasaripuspitaDewiSuryaningrata",
+]
+LONG_TABLES = {"oh_hell": (7, {"sequence": "down"}), "spades": (4, {})}
+
+
+@pytest.mark.parametrize(
+    ("kind", "phase"), [(k, p) for k in LONG_TABLES for p in ("first", "second")]
+)
+def test_long_names_fit_a_small_phone_in_sundanese(small_phone, make_app, kind, phase):
+    """Seven long names in Oh Hell, long team names in Spades: the entry stays 360 px wide
+    (no sideways swipe), each name wraps or is cut short with … inside its box."""
+    app = make_app()
+    make_account(app)
+    count, options = LONG_TABLES[kind]
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        game = games.create_game(account, kind, SUNDANESE[:count], options).game
+        if phase == "second":
+            games.record_hand(game, {"bids": bids_of(games.played(game).state)})
+        game_id = game.id
+    page = small_phone
+    log_in(page)
+    page.locator('.languages button[value="su"]').click()
+    page.wait_for_load_state()
+    page.goto(f"/games/{game_id}")
+    page.evaluate("window.scrollTo(0, 0)")
+    screenshot(page, f"entry-{kind}-{phase}-long-names-su")
+    width = page.evaluate("document.documentElement.scrollWidth")
+    wider = page.evaluate(
+        """(limit) => [...document.querySelectorAll('body *')]
+             .filter((el) => el.getBoundingClientRect().right > limit + 0.5)
+             .slice(0, 8)
+             .map((el) => `${el.className}: ${Math.round(el.getBoundingClientRect().right)}`)""",
+        SMALL_PHONE["width"],
+    )
+    assert width <= SMALL_PHONE["width"], f"{kind}: the page is {width} px wide: {wider}"
+    # Nor a box of it that scrolls sideways (the sheet included).
+    assert page.evaluate(SIDEWAYS) == []
+    if page.locator(".sheet-card").count():
+        page.locator(".sheet-card").scroll_into_view_if_needed()
+        screenshot(page, f"sheet-{kind}-{phase}-long-names-su")

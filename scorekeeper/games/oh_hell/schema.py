@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from scorekeeper.games.base import SUITS
 from scorekeeper.games.schema import Closed
 from scorekeeper.games.schema import NextBase
+from scorekeeper.games.schema import choice
 
 
 class Entry(Closed):
@@ -14,7 +16,7 @@ class Entry(Closed):
 
     bids: dict[str, int | None] | None = None
     tricks: dict[str, int | None] | None = None
-    trump: str | None = None
+    trump: choice(*SUITS) | None = None
 
 
 class Info(Closed):

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from scorekeeper.games.base import SUITS
+from scorekeeper.games.oklahoma_gin.rules import RANKS
+from scorekeeper.games.oklahoma_gin.rules import RESULTS
 from scorekeeper.games.schema import Bonus
 from scorekeeper.games.schema import Closed
 from scorekeeper.games.schema import NextBase
+from scorekeeper.games.schema import choice
 
 
 class Entry(Closed):
     """One round: the upcard (and its suit, needed with spade_double), how it ended, who
     knocked and both players' deadwood (knocker and deadwood are left out for a draw)."""
 
-    upcard: str | None = None
-    upcard_suit: str | None = None
-    result: str | None = None
+    upcard: choice(*RANKS, fold="upper") | None = None
+    upcard_suit: choice(*SUITS, blank=True) | None = None
+    result: choice(*RESULTS) | None = None
     knocker: str | None = None
     knocker_deadwood: int | None = None
     opponent_deadwood: int | None = None

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from scorekeeper.games.schema import Closed
 from scorekeeper.games.schema import NextBase
+from scorekeeper.games.schema import choice
 
 
 class Entry(Closed):
@@ -15,7 +16,9 @@ class Entry(Closed):
     then who won each point; ``game_points`` per player decide Game when given."""
 
     #: Each turn: the player and the call ("pass" or a bid of 1 to 4).
-    auction: list[Annotated[tuple[str, str | int | None], Field(strict=False)]] | None = None
+    auction: (
+        list[Annotated[tuple[str, choice("pass") | int | None], Field(strict=False)]] | None
+    ) = None
     pitcher: str | None = None
     bid: int | None = None
     high: str | None = None

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from scorekeeper.games.base import SUITS
 from scorekeeper.games.schema import Closed
 from scorekeeper.games.schema import NextBase
+from scorekeeper.games.schema import choice
+from scorekeeper.games.wizard.rules import NO_TRUMP
 
 
 class Entry(Closed):
@@ -15,7 +18,7 @@ class Entry(Closed):
 
     bids: dict[str, int | None] | None = None
     tricks: dict[str, int | None] | None = None
-    trump: str | None = None
+    trump: choice(*SUITS, NO_TRUMP) | None = None
     trump_chosen: bool | None = None
 
 
