@@ -23,6 +23,8 @@ CASES = [
      ["hearts", " SPADES ", "   ", "Clubs"], ["x", "heart", "spade s"]),
     ("oh_hell", ["Ann", "Ben", "Cy"], OH_HELL, "trump",
      ["hearts", " Spades\t", "CLUBS"], ["x", "", "  ", "none"]),
+    ("pitch", ["Ann", "Ben", "Cy"], {}, "auction",
+     ["pass", " PASS ", "Pass\t"], ["x", "passe", "p ass"]),
     ("wizard", ["Ann", "Ben", "Cy"], WIZARD, "trump",
      ["hearts", " None ", "DIAMONDS"], ["x", "", "jester"]),
 ]  # fmt: skip
@@ -41,6 +43,8 @@ def test_the_document_takes_a_choice_exactly_when_the_server_does(
     schema = validator(app, kind)
     for value, expected in [(v, True) for v in taken] + [(v, False) for v in refused]:
         body = {**hand, field: value}
+        if field == "auction":  # Ben's call, then Cy bids 2 and Ann (the dealer) passes
+            body = {"auction": [["Ben", value], ["Cy", 2], ["Ann", "pass"]]}
         game = api.post("/games", {"game": kind, "players": players}).get_json()["id"]
         answer = api.post(f"/games/{game}/hands", body)
         assert (answer.status_code == 201) is expected, (field, value, answer.get_json())

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.pages import text
 from tests.test_table_changes_service import OPENING
 from tests.test_table_panel import flashed
@@ -37,8 +39,9 @@ def test_a_join_is_corrected_from_its_own_form_filled_in_as_recorded(api, logged
     assert form.status_code == 200
     words = text(form.text)
     assert "Correct a change" in words and "Eve joins, starting on 0." in words
-    # As recorded: the starting total the rule gave, as a number.
-    assert re.search(r'value="number"\s+checked', form.text) and 'value="0"' in form.text
+    # As recorded: the choice made (zero), not the number it came to.
+    assert re.search(r'value="zero"\s+checked', form.text)
+    assert not re.search(r'value="number"\s+checked', form.text)
     assert 'id="change-leave"' not in form.text  # only this change's form
     answer = logged_in.post(
         f"/games/{game}/table/changes/{change}",
@@ -48,6 +51,35 @@ def test_a_join_is_corrected_from_its_own_form_filled_in_as_recorded(api, logged
     state = api.get(f"/games/{game}").get_json()
     assert state["totals"]["Eve"] == 7 + 10  # the hand after it is derived again
     assert [c["score"] for c in state["changes"]] == [7]
+
+
+@pytest.mark.parametrize("how", ["last", "average"])
+def test_a_join_recorded_as_a_choice_reappears_as_that_choice(api, logged_in, how):
+    game = opened(api, logged_in)
+    assert send(logged_in, game, kind="join", player="Eve", score=how).status_code == 302
+    (change,) = change_ids(logged_in, game)
+    form = logged_in.get(f"/games/{game}/table/changes/{change}").text
+    assert re.search(rf'value="{how}"\s+checked', form), how
+    assert not re.search(r'value="number"\s+checked', form)
+    assert 'name="score_number" inputmode="numeric" maxlength="7" class="short"' in form
+    assert re.search(r'name="score_number"[^>]*value=""', form)
+
+
+def test_a_join_s_starting_total_is_filled_in_in_bengali_digits(api, logged_in):
+    game = opened(api, logged_in)
+    assert send(logged_in, game, kind="join", player="Eve", score="number", score_number="-12")
+    (change,) = change_ids(logged_in, game)
+    logged_in.post("/language", data={"code": "bn", "next": "/"})
+    form = logged_in.get(f"/games/{game}/table/changes/{change}").text
+    assert re.search(r'value="number"\s+checked', form)
+    assert re.search(r'name="score_number"[^>]*value="-১২"', form)
+    # Saved as it is shown, the correction keeps the total.
+    answer = logged_in.post(
+        f"/games/{game}/table/changes/{change}",
+        data={"kind": "join", "player": "Eve", "score": "number", "score_number": "-১২"},
+    )
+    assert answer.status_code == 302
+    assert [c["score"] for c in api.get(f"/games/{game}").get_json()["changes"]] == [-12]
 
 
 def test_an_earlier_adjustment_is_corrected_and_then_removed(api, logged_in):

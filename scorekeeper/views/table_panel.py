@@ -86,7 +86,8 @@ def edit(game_id: int, change_id: int):
     """One change's form, filled in as it was recorded, to correct it (or remove it)."""
     result = games.load(current_user, game_id)
     change = _said(result, change_id)
-    return _render(result, change["kind"], editing=change)
+    recorded = next((row.body for row in result.game.changes if row.id == change_id), None)
+    return _render(result, change["kind"], editing=change, recorded=recorded)
 
 
 @bp.post("/<int:game_id>/table/changes/<int:change_id>")
@@ -142,16 +143,26 @@ def _said(result: games.Played, change_id: int) -> dict:
     return said
 
 
-def typed_for(change: dict) -> dict[str, str]:
-    """A recorded change as its form's fields (what ``read_change`` reads back)."""
+def _typed_number(value: int) -> str:
+    """A number as the reader types it: their digits, an ASCII minus (read back by
+    ``read_change``)."""
+    return number(value).replace("\u2212", "-")
+
+
+def typed_for(change: dict, recorded: dict | None = None) -> dict[str, str]:
+    """A recorded change as its form's fields (what ``read_change`` reads back): numbers in
+    the reader's digits, a joiner's start as chosen (``recorded``: the change as it was
+    recorded, "last" or "average" and not the total it came to)."""
     typed = {
         key: str(change[key])
-        for key in ("player", "after", "by", "points", "note")
+        for key in ("player", "after", "by", "note")
         if change.get(key) is not None
     }
-    score = change.get("score")
+    if change.get("points") is not None:
+        typed["points"] = _typed_number(change["points"])
+    score = (recorded or change).get("score", change.get("score"))
     if isinstance(score, int):
-        typed |= {"score": "number", "score_number": str(score)}
+        typed |= {"score": "number", "score_number": _typed_number(score)}
     elif score:
         typed["score"] = score
     return typed
@@ -234,7 +245,11 @@ def _sizes(form, problems: Problems) -> list[int]:
 
 
 def _render(
-    result: games.Played, kind: str, refusal: Refusal | None = None, editing: dict | None = None
+    result: games.Played,
+    kind: str,
+    refusal: Refusal | None = None,
+    editing: dict | None = None,
+    recorded: dict | None = None,
 ):
     """The panel: what the game allows, the figures each starting total gives now, the
     changes so far (each one correctable, the last one undoable); ``editing``: only that
@@ -281,7 +296,7 @@ def _render(
         starts=starts,
         refusal=refusal,
         errors=errors,
-        form=request.form if refusal else typed_for(editing) if editing else {},
+        form=request.form if refusal else typed_for(editing, recorded) if editing else {},
         editing=editing,
         describe=table_rules.describe,
         open_hand=state.current is not None,
