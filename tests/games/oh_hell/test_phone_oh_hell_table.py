@@ -107,17 +107,20 @@ def test_a_staircase_edit_a_leave_and_a_late_join_on_a_phone(phone):
     assert taps.count == 4
     expect(phone.locator("#now h1")).to_have_text(re.compile("Hand 2"))
 
-    # Her starting total corrected from the list of changes: her own form, filled in.
+    # Her starting total corrected from the list of changes: her own form, filled in as
+    # recorded (last place, the choice made, not the 10 it came to).
     open_panel(phone)
     phone.get_by_role("link", name="Correct: Eve joins, starting on 10.").click()
     expect(phone.locator("h1")).to_have_text("Correct a change")
     join = phone.locator("#change-join")
-    expect(join.locator('input[name="score_number"]')).to_have_value("10")
+    expect(join.locator('input[name="score"][value="last"]')).to_be_checked()
+    expect(join.locator('input[name="score_number"]')).to_have_value("")
     expect(join.get_by_label("Sits after")).to_have_value("")  # the last seat, as recorded
     expect(join.get_by_label("Sits after").locator("option").last).to_have_text(
         "Cy (the last seat)"
     )
     screenshot(phone, "table-panel-correct")
+    join.locator('input[name="score"][value="number"]').check()
     join.locator('input[name="score_number"]').fill("12")
     join.get_by_role("button", name="Save the correction").click()
     expect(phone.locator(".flash-success")).to_have_text(
