@@ -15,7 +15,6 @@ rating grows sure. A rating is provisional while sigma is above ``PROVISIONAL_SI
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from dataclasses import field
 from datetime import datetime
@@ -48,8 +47,12 @@ def scope(kind: str, variant: str = "") -> str:
 
 def scopes_of(game: Game) -> list[str]:
     """The ratings a game counts in: its own, and the one over every card game."""
-    found = [scope(game.kind, game.variant)]
-    if GAMES.get(game.kind).rules.rated_together:
+    return _scopes(game.kind, game.variant)
+
+
+def _scopes(kind: str, variant: str) -> list[str]:
+    found = [scope(kind, variant)]
+    if GAMES.get(kind).rules.rated_together:
         found.append(ALL)
     return found
 
@@ -63,10 +66,6 @@ def _in_scope(where: str):
     if GAMES.get(kind).rules.rated_by_variant:
         return sa.and_(Game.kind == kind, Game.variant == variant)
     return Game.kind == kind
-
-
-def _order():
-    return (Game.finished_at, Game.id)
 
 
 def changed(account_id: int, game: Game, before: tuple[datetime | None, list | None]) -> None:
@@ -112,37 +111,32 @@ def _append(account_id: int, game: Game, wheres: list[str]) -> bool:
     for index, where in enumerate(wheres):
         now = {player: rating for (each, player), rating in known.items() if each == where}
         for player_id, (mu, sigma) in rate(game.standing or [], by_seat, now).items():
-            steps.append(
-                {
-                    "account_id": account_id,
-                    "scope": where,
-                    "position": row[2 * index],
-                    "game_id": key,
-                    "player_id": player_id,
-                    "mu": mu,
-                    "sigma": sigma,
-                }
-            )
+            steps.append(_step(account_id, where, row[2 * index], key, player_id, mu, sigma))
     if steps:
         db.session.execute(sa.insert(RatingStep), steps)
     return True
 
 
 def _latest(
-    account_id: int, wheres: list[str], players: list[int]
+    account_id: int,
+    wheres: list[str],
+    players: list[int] | None = None,
+    before: int | None = None,
 ) -> dict[tuple[str, int], tuple[float, float]]:
-    """The last rating of each of ``players`` in each scope of ``wheres`` (one statement)."""
+    """The last rating of each player (of ``players``, if given) in each scope of ``wheres``,
+    among the steps before position ``before`` (if given): one statement."""
+    conditions = [RatingStep.account_id == account_id, RatingStep.scope.in_(wheres)]
+    if players is not None:
+        conditions.append(RatingStep.player_id.in_(players))
+    if before is not None:
+        conditions.append(RatingStep.position < before)
     last = (
         sa.select(
             RatingStep.scope,
             RatingStep.player_id,
             sa.func.max(RatingStep.position).label("position"),
         )
-        .where(
-            RatingStep.account_id == account_id,
-            RatingStep.scope.in_(wheres),
-            RatingStep.player_id.in_(players),
-        )
+        .where(*conditions)
         .group_by(RatingStep.scope, RatingStep.player_id)
         .subquery()
     )
@@ -165,11 +159,7 @@ def forget(account_id: int, kind: str, variant: str, finished_at: datetime | Non
     """Re-rate after a finished game was deleted (its steps went with it)."""
     if finished_at is None:
         return
-    plugin = GAMES.get(kind)
-    wheres = [f"{kind}/{variant}" if plugin.rules.rated_by_variant else kind]
-    if plugin.rules.rated_together:
-        wheres.append(ALL)
-    for where in wheres:
+    for where in _scopes(kind, variant):
         rerate(account_id, where, finished_at)
 
 
@@ -182,14 +172,7 @@ def rebuild(account_id: int) -> None:
         .where(Game.account_id == account_id, Game.status == "finished")
         .distinct()
     ).all()
-    wheres = set()
-    for kind, variant in rows:
-        if kind not in GAMES:
-            continue
-        plugin = GAMES[kind]
-        wheres.add(f"{kind}/{variant}" if plugin.rules.rated_by_variant else kind)
-        if plugin.rules.rated_together:
-            wheres.add(ALL)
+    wheres = {where for kind, variant in rows if kind in GAMES for where in _scopes(kind, variant)}
     for where in sorted(wheres):
         rerate(account_id, where, None)
 
@@ -211,9 +194,19 @@ def rerate(account_id: int, where: str, since: datetime | None) -> None:
             RatingStep.position >= first,
         )
     )
-    ratings = _ratings_before(account_id, where, first)
+    ratings = (
+        {
+            player: rating
+            for (_, player), rating in _latest(account_id, [where], before=first).items()
+        }
+        if first
+        else {}
+    )
     games = db.session.execute(
-        sa.select(Game.id, Game.standing).where(finished).order_by(*_order()).offset(first)
+        sa.select(Game.id, Game.standing)
+        .where(finished)
+        .order_by(Game.finished_at, Game.id)
+        .offset(first)
     ).all()
     players = _players_by_seat([game_id for game_id, _ in games])
     steps = []
@@ -221,19 +214,30 @@ def rerate(account_id: int, where: str, since: datetime | None) -> None:
         by_seat = players.get(game_id, {})
         for player_id, (mu, sigma) in rate(standing or [], by_seat, ratings).items():
             ratings[player_id] = (mu, sigma)
-            steps.append(
-                {
-                    "account_id": account_id,
-                    "scope": where,
-                    "position": position,
-                    "game_id": game_id,
-                    "player_id": player_id,
-                    "mu": mu,
-                    "sigma": sigma,
-                }
-            )
+            steps.append(_step(account_id, where, position, game_id, player_id, mu, sigma))
     for start in range(0, len(steps), CHUNK):
         db.session.execute(sa.insert(RatingStep), steps[start : start + CHUNK])
+
+
+def _step(
+    account_id: int,
+    where: str,
+    position: int,
+    game_id: int,
+    player_id: int,
+    mu: float,
+    sigma: float,
+) -> dict:
+    """A ``rating_step`` row."""
+    return {
+        "account_id": account_id,
+        "scope": where,
+        "position": position,
+        "game_id": game_id,
+        "player_id": player_id,
+        "mu": mu,
+        "sigma": sigma,
+    }
 
 
 def rate(
@@ -257,34 +261,6 @@ def rate(
         for team, new in zip(members, rated, strict=True)
         for player, after in zip(team, new, strict=True)
     }
-
-
-def _ratings_before(account_id: int, where: str, first: int) -> dict[int, tuple[float, float]]:
-    """Each player's rating after their last game before position ``first``."""
-    if first == 0:
-        return {}
-    last = (
-        sa.select(RatingStep.player_id, sa.func.max(RatingStep.position).label("position"))
-        .where(
-            RatingStep.account_id == account_id,
-            RatingStep.scope == where,
-            RatingStep.position < first,
-        )
-        .group_by(RatingStep.player_id)
-        .subquery()
-    )
-    rows = db.session.execute(
-        sa.select(RatingStep.player_id, RatingStep.mu, RatingStep.sigma).join(
-            last,
-            sa.and_(
-                RatingStep.player_id == last.c.player_id,
-                RatingStep.position == last.c.position,
-                RatingStep.account_id == account_id,
-                RatingStep.scope == where,
-            ),
-        )
-    ).all()
-    return {player: (mu, sigma) for player, mu, sigma in rows}
 
 
 def _players_by_seat(game_ids: list[int]) -> dict[int, dict[int, int]]:
@@ -386,9 +362,3 @@ def player_ratings(account_id: int, player_id: int) -> dict[str, Rating]:
         .where(RatingStep.account_id == account_id, RatingStep.player_id == player_id)
     ).all()
     return {where: Rating(player_id, "", mu, sigma, games) for where, mu, sigma, games in rows}
-
-
-def known_scopes(account_id: int) -> Iterable[str]:
-    return db.session.scalars(
-        sa.select(RatingStep.scope).where(RatingStep.account_id == account_id).distinct()
-    ).all()
