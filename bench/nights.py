@@ -89,6 +89,13 @@ def time_lists(path: Path, repeat: int) -> dict[str, tuple[float, float, int]]:
             "before_cursor_execute",
             lambda *a: statements.__setitem__(0, statements[0] + 1),
         )
+    return timed(app, URLS, repeat, statements)
+
+
+def timed(app, urls: list[str], repeat: int, statements: list[int]) -> dict:
+    """Each URL asked ``repeat`` times by the bench account (the API with its token), read
+    to its last byte: median and p95 in ms, and the SQL statements of one request (counted
+    in ``statements[0]`` by the caller's engine listener)."""
     client = app.test_client()
     client.post("/login", data={"username": "bench-club", "password": PASSWORD})
     token = client.post(
@@ -97,7 +104,7 @@ def time_lists(path: Path, repeat: int) -> dict[str, tuple[float, float, int]]:
     ).get_json()["token"]
     bearer = {"Authorization": f"Bearer {token}"}
     found = {}
-    for url in URLS:
+    for url in urls:
         headers = bearer if url.startswith("/api/") else {}
         times = []
         for _ in range(repeat):

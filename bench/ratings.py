@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import tempfile
 import time
@@ -27,10 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import sqlalchemy as sa  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
-from nights import PASSWORD  # noqa: E402
 from nights import app_for  # noqa: E402
 from nights import filled  # noqa: E402
-from nights import p95_of  # noqa: E402
+from nights import timed  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
 from scorekeeper.extensions import db  # noqa: E402
@@ -82,13 +80,6 @@ def time_pages(path: Path, repeat: int) -> tuple[dict, dict]:
             db.session.commit()
             rerates[label] = time.perf_counter() - started
         rerates["first read: every game rated"] = first
-    client = app.test_client()
-    client.post("/login", data={"username": "bench-club", "password": PASSWORD})
-    token = client.post(
-        "/api/v1/tokens",
-        headers={"Authorization": "Basic YmVuY2gtY2x1YjpiZW5jaCBwYXNzd29yZA=="},
-    ).get_json()["token"]
-    bearer = {"Authorization": f"Bearer {token}"}
     urls = [
         "/api/v1/ratings",
         "/api/v1/ratings?game=oh_hell",
@@ -97,19 +88,7 @@ def time_pages(path: Path, repeat: int) -> tuple[dict, dict]:
         f"/api/v1/nights/{night}/recap",
         f"/nights/{night}",
     ]
-    found = {}
-    for url in urls:
-        headers = bearer if url.startswith("/api/") else {}
-        times = []
-        for _ in range(repeat):
-            statements[0] = 0
-            start = time.perf_counter()
-            response = client.get(url, headers=headers)
-            response.get_data()
-            times.append((time.perf_counter() - start) * 1000)
-            assert response.status_code == 200, (url, response.status_code)
-        found[url] = (statistics.median(times), p95_of(times), statements[0])
-    return found, rerates
+    return timed(app, urls, repeat, statements), rerates
 
 
 def main() -> None:
