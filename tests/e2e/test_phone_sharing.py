@@ -23,7 +23,8 @@ def test_the_viewer_sees_each_hand_within_seconds(phone, browser, live_server):
     phone.get_by_role("button", name="Share this game").click()
     link = phone.locator(".share-url a").get_attribute("href")
     expect(phone.locator("img.qr")).to_be_visible()
-    assert phone.locator("img.qr").evaluate("img => img.naturalWidth") > 0
+    # Visible comes before decoded: wait for the picture itself, not just its box.
+    phone.wait_for_function("() => document.querySelector('img.qr').naturalWidth > 0")
 
     viewer_context = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     viewer = viewer_context.new_page()
