@@ -24,6 +24,7 @@ STATUS_BY_CODE = {
     "not_found": 404,
     "not_next_hand": 409,
     "conflict": 409,
+    "seat_taken": 409,
     "too_many_attempts": 429,
 }
 

@@ -114,6 +114,9 @@ def register_extensions(app: Flask) -> None:
     from scorekeeper.extensions import migrate
 
     db.init_app(app)
+    from scorekeeper.services import events
+
+    events.install()
     migrate.init_app(
         app,
         db,
@@ -142,6 +145,7 @@ def register_blueprints(app: Flask) -> None:
     """Pages and the JSON API."""
     from scorekeeper.views import api
     from scorekeeper.views import api_history
+    from scorekeeper.views import api_seats
     from scorekeeper.views import app_shell
     from scorekeeper.views import auth
     from scorekeeper.views import game_assets
@@ -150,6 +154,7 @@ def register_blueprints(app: Flask) -> None:
     from scorekeeper.views import main
     from scorekeeper.views import offline_rules
     from scorekeeper.views import players
+    from scorekeeper.views import seats
     from scorekeeper.views import share
     from scorekeeper.views import table_panel
 
@@ -165,6 +170,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(share.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(api_history.bp)
+    app.register_blueprint(api_seats.bp)
+    app.register_blueprint(seats.bp)
     app.register_blueprint(offline_rules.bp)
 
 

@@ -211,6 +211,11 @@ class Game(db.Model):
     )
     # The read-only view for the other phones at the table: /view/<share_token>.
     share_token: Mapped[str | None] = mapped_column(sa.String(64), unique=True)
+    # The players' own phones: /play/<seat_link> lists the seats to claim (``SeatClaim``).
+    seat_link: Mapped[str | None] = mapped_column(sa.String(64), unique=True)
+    #: The hand being entered from the phones, before it is recorded:
+    #: ``{"number": n, "entries": {"<seat position>": value}}`` (``services.seats``).
+    draft: Mapped[dict | None] = mapped_column(JSONType, default=None)
     # A finished game takes no change until it is deliberately reopened.
     locked: Mapped[bool] = mapped_column(default=False)
     version: Mapped[int] = mapped_column(default=0)
@@ -299,6 +304,20 @@ class Seat(db.Model):
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"), index=True)
 
     player: Mapped[Player] = relationship(lazy="joined")
+
+
+class SeatClaim(db.Model):
+    """A seat claimed by a player's phone through the game's seat link; only the SHA-256 of
+    the phone's seat token is kept."""
+
+    __tablename__ = "seat_claim"
+
+    game_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 
 class HandEntry(db.Model):

@@ -40,6 +40,7 @@ TECHNICAL = {
     "services/results.py": {"INSERT INTO player_stat"},
     "services/backup/stream.py": {r"[ \t\n\r]*"},
     # User-Agent patterns and the product names they stand for (a browser's own name).
+    "services/events.py": {"SELECT id, version FROM game", "SELECT version FROM game"},
     "services/sessions.py": {"Samsung Internet", r"\bMac OS X\b"},
     "views/common.py": {'Bearer realm="scorekeeper"'},
     "views/errors.py": {"database is locked"},
@@ -57,6 +58,9 @@ TECHNICAL = {
         "; Secure",
     },
     "views/share.py": {"private, no-cache"},
+    "views/seats.py": {"private, no-cache"},
+    # The server-sent events' own format (field names, not words).
+    "views/events.py": {"\nevent: game\ndata: "},
 }
 
 

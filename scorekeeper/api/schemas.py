@@ -575,6 +575,53 @@ class ShareLink(Closed):
     url: str = Field(description="The absolute link of the game's read-only live view")
 
 
+class SeatLink(Closed):
+    url: str = Field(description="The absolute link the players open to take their seats")
+
+
+class SeatClaim(Closed):
+    player: Name = Field(description="The player whose seat this phone takes")
+
+
+class SeatToken(Closed):
+    seat_token: str = Field(
+        description="The phone's seat token: Authorization: Bearer <seat token> for /seat"
+    )
+
+
+class Draft(Closed):
+    """The hand being entered from the phones (RULES.md, "each player on their own phone")."""
+
+    number: int = Field(description="The hand's number")
+    entries: dict[str, int | Literal["secret"]] = Field(
+        description='Each entered value by player; "secret" under secret bidding, to every '
+        "reader but the seat itself, until the last value is in"
+    )
+    entered: list[str] = Field(description="Who has entered, in the hand's order")
+    waiting: list[str] = Field(description="Who is still to enter, in the hand's order")
+
+
+class SeatView(Closed):
+    seat: str = Field(description="The player whose seat this phone holds")
+    draft: Draft | None = Field(description="The hand being entered, as this seat may see it")
+    state: dict[str, Any] = Field(description="The game state (as GET /games/<id> answers it)")
+
+
+class SeatEntryBody(Closed):
+    """A seat's own value for the hand being entered: ``bid`` (Oh Hell, Wizard, Spades) or
+    ``points`` (Hearts, score pad), as the game says."""
+
+    bid: Whole | None = None
+    points: Whole | None = None
+
+
+class DraftEntry(Closed):
+    """The scorekeeper enters any seat's value for the hand being entered."""
+
+    player: Name
+    value: Whole
+
+
 class Restored(Closed):
     restored: dict[str, int] = Field(description="How many players, nights, games and hands")
 

@@ -151,6 +151,27 @@ class Stat:
 
 
 @dataclass(frozen=True)
+class SeatEntry:
+    """What a player's own phone enters for the hand being entered (RULES.md, "Every game:
+    each player on their own phone"): one value per player, kept in the hand's entry under
+    ``key`` (``{name: value}``) and sent by the phone as ``field`` (``{"bid": 3}``).
+
+    ``in_turn``: one player after another, in the hand's order (``next["order"]``).
+    ``secret``: a value is hidden from every other reader until every player's is in.
+    ``opens``: the last value records the hand (its bids); otherwise the scorekeeper saves it.
+    ``incomplete``: the rules' codes for a set still missing values (not a problem until
+    the last value is in).
+    """
+
+    key: str
+    field: str
+    in_turn: bool = False
+    secret: bool = False
+    opens: bool = True
+    incomplete: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Setup:
     """What a game is created with. ``options`` holds every option's effective value."""
 
@@ -315,6 +336,11 @@ class GameRules:
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
+
+    def seat_entry(self, options: Mapping[str, Any]) -> SeatEntry | None:
+        """What each player's own phone may enter under ``options``; None: the scorekeeper
+        enters the whole hand (the players' phones follow the game)."""
+        return None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

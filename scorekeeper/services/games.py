@@ -540,7 +540,7 @@ def _made_again(account: Account, game: Game, again: NextGame) -> Game | None:
 # Changing ---------------------------------------------------------------------------------
 
 
-def _check_open(game: Game) -> None:
+def check_open(game: Game) -> None:
     if game.locked:
         raise Refusal("game_over", _("This game is over. Reopen it first to correct a hand."), None)
     if game.status == "abandoned":
@@ -559,11 +559,12 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
             raise Refusal("wrong_type", _("The hand number must be a whole number."), "number")
         if number != expected:
             raise _not_next(game, number)
-    _check_open(game)
+    check_open(game)
     setup = setup_for(game)
     kept = entries_of(game, setup)
     state = _replay(game.plugin, setup, [*kept, dict(entry)], kept, len(kept))
     game.hands.append(HandEntry(number=expected, input={}))
+    game.draft = None  # what the phones entered for this hand is in it now (services.seats)
     # Two phones sending the same hand: the second finds the game changed under it.
     return _save(game, setup, state, expected, conflict=_not_next(game, expected, expected))
 
@@ -606,7 +607,7 @@ def update_hand(
             rules.phrase("already_complete", number=number),
             "number",
         )
-    _check_open(game)
+    check_open(game)
     at = hand_index(kept, number)
     entries = list(kept)
     entries[at] = dict(change) if replace else rules.merge(kept[at], change)
@@ -625,7 +626,7 @@ def undo_last_hand(game: Game, number: int | None = None) -> Played:
             hand_rules.phrase("only_last", number=last.number),
             "number",
         )
-    _check_open(game)
+    check_open(game)
     if game.changes and game.changes[-1].before_hand > last.number:
         raise Refusal(
             "conflict",
@@ -647,7 +648,7 @@ def correct_table(game: Game, names: object, first_dealer: object = None) -> Pla
     derived again (dealers, bidding orders, scores); a hand the rules now refuse is named and
     nothing changes.
     """
-    _check_open(game)
+    check_open(game)
     rules = game.plugin.rules
     before = game.players
     if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
@@ -790,7 +791,7 @@ def close(game: Game) -> Played:
         game.locked = True
         commit()
         return result
-    _check_open(game)
+    check_open(game)
     with as_refusal(result.rules):
         state = result.rules.close(result.setup, result.state)
     if not state.finished:

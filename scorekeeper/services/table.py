@@ -149,7 +149,7 @@ def record_change(
             raise Refusal("wrong_type", _("The hand number must be a whole number."), "before_hand")
         if before_hand != expected:
             raise games._not_next(game, before_hand)
-    games._check_open(game)
+    games.check_open(game)
     given, newcomer = _given(game, body, known)
     setup = games.setup_for(game)
     kept = games.entries_of(game, setup)
@@ -169,7 +169,7 @@ def correct_change(
     """Correct a change: the record is replayed with it; a later hand or change it would
     break is refused with that entry's codes, and nothing changes."""
     row = _where(game, change_id)
-    games._check_open(game)
+    games.check_open(game)
     given, newcomer = _given(game, body, known)
     setup = games.setup_for(game)
     kept = games.entries_of(game, setup)
@@ -186,7 +186,7 @@ def remove_change(game: Game, change_id: int) -> games.Played:
     """Remove a change (the last entry's undo, or one further back): the record is replayed
     without it; a later entry it would break is refused, and nothing changes."""
     row = _where(game, change_id)
-    games._check_open(game)
+    games.check_open(game)
     setup = games.setup_for(game)
     kept = games.entries_of(game, setup)
     at = _record_index(kept, change_id)

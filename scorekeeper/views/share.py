@@ -21,6 +21,7 @@ from flask_login import login_required
 from scorekeeper.forms import ActionForm
 from scorekeeper.games.i18n import _
 from scorekeeper.services import games
+from scorekeeper.services import seats
 from scorekeeper.services import sharing
 from scorekeeper.views.common import absolute_url
 from scorekeeper.views.games import owned_action
@@ -28,7 +29,7 @@ from scorekeeper.views.games import owned_action
 bp = Blueprint("share", __name__)
 
 #: Bump when the view's markup changes, so cached copies are not reused.
-VIEW_REVISION = "1"
+VIEW_REVISION = "2"
 
 
 def share_url(game) -> str:
@@ -109,6 +110,7 @@ def view(token: str):
                 state=result.state,
                 game=result.game,
                 readonly=True,
+                draft=seats.draft_of(result),
                 **result.rules.page_context(result.setup),
             )
         )

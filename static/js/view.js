@@ -1,5 +1,7 @@
-// The shared read-only view: ask every 2 seconds whether anything changed (ETag / 304, so an
-// idle view costs one tiny request) and swap in the new content when it did.
+// The phones that follow a game (the shared view, a seat's page): the server pushes an event
+// when the game changes (server-sent events, data-events) and the page asks for itself again
+// (ETag / 304) and swaps in the new content. Without a live stream (none, or reconnecting) it
+// asks every 2 seconds instead. A seat's phone buzzes when its turn comes.
 "use strict";
 
 (function follow() {
@@ -8,6 +10,7 @@
   if (!live || !window.fetch) return;
   let etag = null;
   let failures = 0;
+  let version = live.dataset.version;
   const poll = () => {
     if (document.visibilityState !== "visible") return;
     const headers = etag ? { "If-None-Match": etag } : {};
@@ -22,9 +25,14 @@
           );
           live.replaceChildren(card);
           clearInterval(timer);
+          if (source) source.close();
           return null;
         }
         etag = response.headers.get("ETag") || etag;
+        if (response.redirected && response.status === 200) {
+          window.location.href = response.url;  // the seat was freed: the page to take one
+          return null;
+        }
         failures = 0;
         if (status) status.classList.remove("offline");
         return response.status === 200 ? response.text() : null;
@@ -32,14 +40,30 @@
       .then((html) => {
         if (!html) return;
         const fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-live]");
-        if (fresh) live.innerHTML = fresh.innerHTML;
+        if (!fresh) return;
+        const wasTurn = live.querySelector("[data-your-turn]");
+        live.innerHTML = fresh.innerHTML;
+        version = fresh.dataset.version;
+        if (!wasTurn && live.querySelector("[data-your-turn]") && navigator.vibrate) {
+          navigator.vibrate(200);
+        }
       })
       .catch(() => {
         failures += 1;
         if (status && failures > 2) status.classList.add("offline");
       });
   };
-  const timer = setInterval(poll, 2000);
+  let source = null;
+  if (live.dataset.events && window.EventSource) {
+    source = new EventSource(live.dataset.events);
+    source.addEventListener("game", (event) => {
+      if (event.lastEventId !== version) poll();
+    });
+  }
+  const streaming = () => source && source.readyState === EventSource.OPEN;
+  const timer = setInterval(() => {
+    if (!streaming()) poll();
+  }, 2000);
   document.addEventListener("visibilitychange", poll);
 })();
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from scorekeeper.games.base import Highlight
+from scorekeeper.games.base import SeatEntry
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 
@@ -21,6 +22,15 @@ BID_HIGHLIGHTS = (
         "perfect_game", "bids_made", "every", N_("%(name)s made every bid of %(game)s."), of="bids"
     ),
 )
+
+
+def bid_entry(simultaneous: bool = False) -> SeatEntry:
+    """Each player's phone enters its own bid: in turn from the dealer's left (the default),
+    or all at once and secret until the last is in (simultaneous bidding). The last bid opens
+    the hand."""
+    return SeatEntry(
+        "bids", "bid", in_turn=not simultaneous, secret=simultaneous, incomplete=("missing_bid",)
+    )
 
 
 def made_note(state: Any, side: str) -> str | None:

@@ -24,6 +24,7 @@ from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import SeatEntry
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
@@ -111,6 +112,15 @@ class Hearts(hooks.HeartsHooks, GameRules):
     )
 
     # Self-description ---------------------------------------------------------------------
+
+    def seat_entry(self, options: Mapping[str, Any]) -> SeatEntry:
+        """Each player's phone enters the points it took; the scorekeeper saves the hand."""
+        return SeatEntry(
+            "points",
+            "points",
+            opens=False,
+            incomplete=("missing_points", "points_sum_mismatch", "jack_invalid"),
+        )
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [

@@ -33,6 +33,7 @@ from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding.seats import DroppedBySeats
 from scorekeeper.games.bidding.words import BID_HIGHLIGHTS
 from scorekeeper.games.bidding.words import balance_words
+from scorekeeper.games.bidding.words import bid_entry
 from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import Numbers
@@ -324,6 +325,9 @@ class OhHell(DroppedBySeats, GameRules):
         return cells
 
     # Options --------------------------------------------------------------------------------
+
+    def seat_entry(self, options: Mapping[str, Any]) -> Any:
+        return bid_entry(simultaneous=bool(options.get("simultaneous")))
 
     def option_specs(self, player_count: int) -> list[Option]:
         count = min(max(player_count, self.min_players), self.max_players)

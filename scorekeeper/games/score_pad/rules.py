@@ -23,6 +23,7 @@ from scorekeeper.games.base import Hand
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import SeatEntry
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
@@ -88,6 +89,10 @@ class ScorePad(ScorePadHooks, GameRules):
     )
 
     # Self-description ---------------------------------------------------------------------
+
+    def seat_entry(self, options: Mapping[str, Any]) -> SeatEntry:
+        """Each player's phone enters its own points; the scorekeeper saves the round."""
+        return SeatEntry("points", "points", opens=False, incomplete=("missing_points",))
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [

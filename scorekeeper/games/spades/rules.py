@@ -30,6 +30,7 @@ from scorekeeper.games.base import State
 from scorekeeper.games.base import Tally
 from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
+from scorekeeper.games.bidding.words import bid_entry
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_pgettext
@@ -195,6 +196,9 @@ class Spades(GameRules):
         # The bags so far under the team's name now (a substitute renames it after a hand).
         bags = (state.next or {}).get("bags", scored[-1].info["bags_total"])[side]
         return ngettext("%(num)s bag", "%(num)s bags", bags)
+
+    def seat_entry(self, options: Mapping[str, Any]) -> Any:
+        return bid_entry()
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [

@@ -38,6 +38,7 @@ from scorekeeper.games.base import suit_word
 from scorekeeper.games.bidding.seats import DroppedBySeats
 from scorekeeper.games.bidding.words import BID_HIGHLIGHTS
 from scorekeeper.games.bidding.words import balance_words
+from scorekeeper.games.bidding.words import bid_entry
 from scorekeeper.games.bidding.words import made_note
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
@@ -188,6 +189,9 @@ class Wizard(DroppedBySeats, GameRules):
     def balance_text(self, total: int, cards: int) -> str:
         """How the bids compare with the cards, for the pages: "2 over"."""
         return balance_words(total, cards)
+
+    def seat_entry(self, options: Mapping[str, Any]) -> Any:
+        return bid_entry()
 
     def option_specs(self, player_count: int) -> list[Option]:
         count = min(max(player_count, self.min_players), self.max_players)

@@ -1,0 +1,388 @@
+"""Each player on their own phone (RULES.md, "Every game: each player on their own phone").
+
+The scorekeeper makes a seat link (separate from the read-only share link); a phone that
+opens it claims a seat and gets a seat token (only its SHA-256 is kept). A seat's phone may
+enter only that seat's value for the hand being entered (a bid, or points: what the game's
+``seat_entry`` says), when the rules allow. The values entered so far are the game's *draft*,
+kept by seat position on the game row: it survives reloads, restarts and dropped links. Under
+secret (simultaneous) bidding no reader but the seat itself sees a value until the last is
+in; then the hand opens exactly as if the scorekeeper had entered every bid.
+
+Every write here goes through the game's row (its version goes up), so the pages' ETags and
+the event streams see a draft or a claim change like any other change of the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import attributes
+from sqlalchemy.orm import joinedload
+
+from scorekeeper.errors import NotFound
+from scorekeeper.errors import Refusal
+from scorekeeper.extensions import db
+from scorekeeper.games.base import SeatEntry
+from scorekeeper.games.errors import RuleError
+from scorekeeper.games.errors import RuleErrors
+from scorekeeper.games.i18n import _
+from scorekeeper.models import Game
+from scorekeeper.models import SeatClaim
+from scorekeeper.services import games
+
+#: What a hidden value reads as, to everyone but the seat that entered it.
+SECRET = "secret"
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _touch(game: Game) -> None:
+    """Make the game's row change (its version goes up), for a change kept elsewhere."""
+    attributes.flag_modified(game, "draft")
+
+
+# The link and the claims ------------------------------------------------------------------
+
+
+def make_link(game: Game, renew: bool = False) -> Game:
+    """Give the game a seat link (a new one with ``renew``, which frees every seat)."""
+    if game.seat_link is None or renew:
+        if game.seat_link is not None:
+            _free_all(game)
+        game.seat_link = secrets.token_urlsafe(24)
+        games.commit()
+    return game
+
+
+def revoke_link(game: Game) -> Game:
+    """The seat link answers 404 from now on, and every seat token claimed through it 401."""
+    if game.seat_link is not None:
+        _free_all(game)
+        game.seat_link = None
+        games.commit()
+    return game
+
+
+def _free_all(game: Game) -> None:
+    db.session.execute(sa.delete(SeatClaim).where(SeatClaim.game_id == game.id))
+    _touch(game)
+
+
+def game_for_link(link: str) -> Game:
+    """The game of a seat link with its seats, or 404 (unknown or revoked)."""
+    game = (
+        db.session.execute(
+            sa.select(Game).where(Game.seat_link == link).options(joinedload(Game.seats))
+        )
+        .unique()
+        .scalar_one_or_none()
+    )
+    if game is None or not link:
+        raise NotFound(_("That seat link was not found: ask the scorekeeper for a new one."))
+    return game
+
+
+def claimed(game: Game) -> set[int]:
+    """The seat positions held by a phone."""
+    rows = db.session.execute(sa.select(SeatClaim.position).where(SeatClaim.game_id == game.id))
+    return {row.position for row in rows}
+
+
+def claimable(game: Game) -> list[str]:
+    """The players a phone may claim: those seated now (the hand being entered's table)."""
+    return games.played(game).players
+
+
+def claim(game: Game, name: object) -> str:
+    """Claim ``name``'s seat for this phone: a new seat token (kept only as its hash).
+    ``seat_taken`` (409) while another phone holds it."""
+    if not isinstance(name, str) or name not in claimable(game):
+        raise Refusal("unknown_player", _("Pick one of the players at the table."), "player")
+    position = game.members.index(name)
+    if position in claimed(game):
+        raise Refusal(
+            "seat_taken",
+            _(
+                "%(name)s's seat is taken by another phone: the scorekeeper can free it.",
+                name=name,
+            ),
+            "player",
+        )
+    token = secrets.token_urlsafe(32)
+    db.session.add(SeatClaim(game_id=game.id, position=position, token_hash=_hash(token)))
+    _touch(game)
+    games.commit(Refusal("seat_taken", _("That seat was just taken by another phone.")))
+    return token
+
+
+def free(game: Game, name: str) -> Game:
+    """Free ``name``'s seat: the phone holding it is refused (401) from now on."""
+    if name not in game.members:
+        raise NotFound(_("No such player in this game."))
+    db.session.execute(
+        sa.delete(SeatClaim).where(
+            SeatClaim.game_id == game.id, SeatClaim.position == game.members.index(name)
+        )
+    )
+    _touch(game)
+    games.commit()
+    return game
+
+
+def claimed_names(game: Game) -> list[str]:
+    members = game.members
+    held = claimed(game)
+    return [name for position, name in enumerate(members) if position in held]
+
+
+@dataclass
+class SeatHolder:
+    """A phone's seat: its game and the player in it."""
+
+    game: Game
+    name: str
+
+
+def seat_for_token(token: str | None) -> SeatHolder:
+    """The seat a seat token holds, or 401 (unknown, freed or revoked)."""
+    row = None
+    if token:
+        row = db.session.execute(
+            sa.select(SeatClaim).where(SeatClaim.token_hash == _hash(token))
+        ).scalar_one_or_none()
+    if row is None:
+        raise Refusal(
+            "unauthorized",
+            _("This phone no longer holds a seat: open the seat link again to take one."),
+        )
+    game = (
+        db.session.execute(
+            sa.select(Game)
+            .where(Game.id == row.game_id)
+            .options(joinedload(Game.seats), joinedload(Game.hands))
+        )
+        .unique()
+        .scalar_one()
+    )
+    return SeatHolder(game, game.members[row.position])
+
+
+# The draft: the hand being entered ----------------------------------------------------------
+
+
+@dataclass
+class Draft:
+    """The hand being entered: its number, each entered value by name, who is still to enter
+    (in the hand's order), and what the game's phones enter."""
+
+    number: int
+    values: dict[str, Any]
+    players: list[str]
+    spec: SeatEntry
+
+    @property
+    def waiting(self) -> list[str]:
+        return [name for name in self.players if name not in self.values]
+
+    @property
+    def complete(self) -> bool:
+        return not self.waiting
+
+    def turn(self) -> str | None:
+        """Whose turn it is under bids in turn (None: anyone still waiting may enter)."""
+        if not self.spec.in_turn or not self.waiting:
+            return None
+        return self.waiting[0]
+
+    def shown(self, reader: str | None = None) -> dict[str, Any]:
+        """The values as ``reader`` may see them (a seat's name; None: the scorekeeper, the
+        shared view): under secret bidding, every other seat's value reads ``"secret"``."""
+        if self.spec.secret:
+            return {
+                name: value if name == reader else SECRET for name, value in self.values.items()
+            }
+        return dict(self.values)
+
+    def answer(self, reader: str | None = None) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "entries": self.shown(reader),
+            "entered": [name for name in self.players if name in self.values],
+            "waiting": self.waiting,
+        }
+
+
+def _order(played: games.Played) -> list[str]:
+    """The players of the hand being entered, in the order they enter (bids from the dealer's
+    left when the game says so)."""
+    upcoming = played.state.next or {}
+    order = upcoming.get("order")
+    return list(order) if order else played.players
+
+
+def draft_of(played: games.Played) -> Draft | None:
+    """The hand being entered from the phones, or None when the game's phones enter nothing,
+    the game is over or the hand's values are all recorded (its tricks come next)."""
+    game = played.game
+    spec = played.rules.seat_entry(game.options)
+    upcoming = played.state.next
+    if spec is None or upcoming is None or played.state.finished or game.locked:
+        return None
+    number = upcoming["number"]
+    if number <= len(game.hands):
+        return None  # the hand is open: its values are in, the scorekeeper goes on
+    players = _order(played)
+    stored = game.draft or {}
+    values: dict[str, Any] = {}
+    if stored.get("number") == number:
+        members = game.members
+        for position, value in stored.get("entries", {}).items():
+            name = members[int(position)]
+            if name in players:
+                values[name] = value
+    return Draft(number, values, players, spec)
+
+
+def _keep(game: Game, draft: Draft | None) -> None:
+    if draft is None or not draft.values:
+        game.draft = None
+    else:
+        members = game.members
+        entries = {str(members.index(name)): value for name, value in draft.values.items()}
+        game.draft = {"number": draft.number, "entries": entries}
+    _touch(game)
+
+
+def _check(played: games.Played, draft: Draft) -> None:
+    """The rules' word on the values so far, as the hand's entry: a set still incomplete is
+    refused only for what is wrong with a value entered (not for the values still missing)."""
+    game = played.game
+    rules = played.rules
+    entries = games.entries_of(game, played.setup)
+    trial = {draft.spec.key: dict(draft.values)}
+    try:
+        rules.play(played.setup, [*entries, trial])
+    except RuleError as error:
+        found = [
+            each
+            for each in error.errors
+            if draft.complete or each.code not in draft.spec.incomplete
+        ]
+        if found:
+            raise Refusal.from_rule(
+                found[0] if len(found) == 1 else RuleErrors(found), rules
+            ) from None
+
+
+def preview(played: games.Played, draft: Draft) -> Any:
+    """The game's state with the values entered so far as the hand's entry, when the rules
+    take a partial hand (what the dealer may not bid under the hook is then known); the
+    state as recorded otherwise."""
+    if not draft.values:
+        return played.state
+    entries = games.entries_of(played.game, played.setup)
+    try:
+        return played.rules.play(played.setup, [*entries, {draft.spec.key: dict(draft.values)}])
+    except RuleError:
+        return played.state
+
+
+@dataclass
+class Place:
+    total: int
+    place: int
+    of: int
+
+
+def place_of(played: games.Played, name: str) -> Place | None:
+    """``name``'s total (their side's, in partnerships) and place: 1 + the sides ahead."""
+    state = played.state
+    sides = [side for side in state.sides if side in state.totals]
+    mine = next((side for side in sides if name in (side, *side.split(" & "))), None)
+    if mine is None:
+        return None
+    sign = 1 if state.low_wins else -1
+    total = state.totals[mine]
+    ahead = sum(1 for side in sides if sign * state.totals[side] < sign * total)
+    return Place(total, ahead + 1, len(sides))
+
+
+def _not_open(played: games.Played) -> Draft:
+    draft = draft_of(played)
+    if draft is None:
+        games.check_open(played.game)
+        raise Refusal(
+            "not_your_turn",
+            _("Nothing to enter from the phones now: the scorekeeper goes on with this hand."),
+        )
+    return draft
+
+
+def enter(played: games.Played, name: str, value: object, by_seat: bool = True) -> games.Played:
+    """``name``'s value for the hand being entered (from that seat's phone, or with
+    ``by_seat`` False from the scorekeeper, who may enter any seat's in any order). The last
+    bid opens the hand; under secret bidding with the hook, a full set the hook forbids is
+    refused as a whole and every bid cleared."""
+    game = played.game
+    games.check_open(game)
+    draft = _not_open(played)
+    if name not in draft.players:
+        raise Refusal("not_seated", _("%(name)s is not dealt into this hand.", name=name))
+    if by_seat:
+        if name in draft.values and not draft.spec.secret:
+            raise Refusal(
+                "not_your_turn",
+                _("Your entry is in: the scorekeeper can correct it."),
+                draft.spec.field,
+            )
+        turn = draft.turn()
+        if turn is not None and turn != name:
+            raise Refusal(
+                "not_your_turn",
+                _("It is %(name)s's turn to bid.", name=turn),
+                draft.spec.field,
+            )
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Refusal("wrong_type", _("Enter a whole number."), draft.spec.field)
+    draft.values[name] = value
+    try:
+        _check(played, draft)
+    except Refusal as refusal:
+        if draft.complete and draft.spec.secret:
+            # The table bids again: every bid is cleared (RULES.md, simultaneous bidding).
+            _keep(game, None)
+            games.commit()
+        raise refusal
+    if draft.complete and draft.spec.opens:
+        game.draft = None
+        return games.record_hand(game, {draft.spec.key: dict(draft.values)}, draft.number)
+    _keep(game, draft)
+    games.commit()
+    return games.played(game)
+
+
+def clear(played: games.Played) -> games.Played:
+    """The scorekeeper clears every value entered for the hand (the table starts again)."""
+    game = played.game
+    games.check_open(game)
+    if game.draft is not None:
+        game.draft = None
+        _touch(game)
+        games.commit()
+    return games.played(game)
+
+
+def draft_values(played: games.Played) -> Mapping[str, Any]:
+    """The values the phones entered for the hand being entered, for the scorekeeper's form
+    (empty under secret bidding until all are in: they are recorded by then)."""
+    draft = draft_of(played)
+    if draft is None or draft.spec.secret:
+        return {}
+    return dict(draft.values)
