@@ -284,8 +284,8 @@ def _check(played: games.Played, draft: Draft) -> None:
 def preview(played: games.Played, draft: Draft) -> Any:
     """The game's state with the values entered so far as the hand's entry, when the rules
     take a partial hand (what the dealer may not bid under the hook is then known); the
-    state as recorded otherwise."""
-    if not draft.values:
+    state as recorded otherwise, and always while the values are secret."""
+    if not draft.values or draft.spec.secret:
         return played.state
     entries = games.entries_of(played.game, played.setup)
     try:

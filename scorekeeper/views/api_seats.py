@@ -52,7 +52,7 @@ def draft_answer(played, reader: str | None = None) -> s.Draft | None:
 
 @bp.post("/games/<int:game_id>/seat-link")
 @token_required
-@declare(resp=answers(401, 404, HTTP_201=s.SeatLink))
+@game_write(resp=answers(401, 404, HTTP_201=s.SeatLink))
 def make_seat_link(game_id: int):
     """The link the players open on their own phones to take their seats (the same one
     again until it is revoked)."""
@@ -61,7 +61,7 @@ def make_seat_link(game_id: int):
 
 @bp.delete("/games/<int:game_id>/seat-link")
 @token_required
-@declare(resp=answers(401, 404, HTTP_204=None))
+@game_write(resp=answers(401, 404, HTTP_204=None))
 def revoke_seat_link(game_id: int):
     """Revoke the seat link and every seat claimed through it (their tokens answer 401)."""
     seats.revoke_link(games.get_game(g.account, game_id))
@@ -70,7 +70,7 @@ def revoke_seat_link(game_id: int):
 
 @bp.delete("/games/<int:game_id>/seats/<name>/claim")
 @token_required
-@declare(resp=answers(401, 404, HTTP_204=None))
+@game_write(resp=answers(401, 404, HTTP_204=None))
 def free_seat(game_id: int, name: str):
     """Free a player's seat: the phone holding it answers 401 from now on."""
     seats.free(games.get_game(g.account, game_id), name)

@@ -33,7 +33,6 @@ from scorekeeper.services import games
 from scorekeeper.services import nights
 from scorekeeper.services import players as roster
 from scorekeeper.services import rule_sets
-from scorekeeper.services import seats
 from scorekeeper.services import table as table_changes
 from scorekeeper.services.games import Played
 from scorekeeper.views.common import check_action
@@ -316,12 +315,9 @@ def game_page(result: Played, template: str, status: int = 200, **context):
     setup = result.setup
     if list(players) != list(setup.players):  # the table changed: the hand's own table
         setup = Setup(tuple(players), setup.options, setup.first_dealer)
-    draft = seats.draft_of(result) if hand is None else None
     html = render_template(
         template if "/" in template else result.plugin.template(template),
         **result.rules.page_context(setup),
-        draft=draft,
-        draft_values=draft.shown() if draft is not None and not draft.spec.secret else {},
         played=result,
         state=result.state,
         game=result.game,

@@ -53,8 +53,31 @@ def register(app: Flask) -> None:
     # A form saved in place asks for the page's main part only: the rest is not rendered.
     app.jinja_env.globals["fragment_only"] = lambda: has_request_context() and wants_fragment()
     app.jinja_env.globals["has_prefix"] = has_prefix
+    app.jinja_env.globals["phone_draft"] = phone_draft
+    app.jinja_env.globals["phone_values"] = phone_values
     # The installed games by name, in the order the app offers them (the login page).
     app.jinja_env.globals["game_titles"] = lambda: [str(plugin.title) for plugin in GAMES.values()]
+
+
+def phone_draft(played):
+    """The hand being entered from the players' own phones (``services.seats``), once per
+    page."""
+    from flask import g
+
+    from scorekeeper.services import seats
+
+    key = (played.game.id, played.game.version, len(played.state.hands))
+    kept = g.get("phone_draft")
+    if kept is None or kept[0] != key:
+        kept = (key, seats.draft_of(played))
+        g.phone_draft = kept
+    return kept[1]
+
+
+def phone_values(played) -> dict:
+    """What the phones entered so far, for the scorekeeper's form (nothing that is secret)."""
+    draft = phone_draft(played)
+    return draft.shown() if draft is not None and not draft.spec.secret else {}
 
 
 def signed(value: int) -> str:

@@ -115,8 +115,8 @@
 })();
 
 // The game page follows what the players' own phones enter (server-sent events): a change
-// made elsewhere reloads the page, unless something was typed here (then it says so, and the
-// typing is kept).
+// made elsewhere reloads the page, unless something was typed here (the typing is kept; the
+// next save shows the game as it is).
 (function followPhones() {
   const panel = document.querySelector("[data-game-page][data-events]");
   if (!panel || !window.EventSource) return;
@@ -129,8 +129,6 @@
     if (!typed) {
       source.close();
       window.location.reload();
-    } else {
-      document.documentElement.classList.add("changed-elsewhere");
     }
   });
 })();

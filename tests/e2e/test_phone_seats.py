@@ -1,0 +1,153 @@
+"""Every phone at the table (issue 21): four players bid an Oh Hell hand with simultaneous
+bidding and the hook from their own phones, the scorekeeper's phone keeps the game; nobody sees
+a value before the last bid, the hook clears a forbidden set, every phone follows without a
+reload."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import expect
+
+from tests.browser import accessibility_problems
+from tests.browser import add_players
+from tests.browser import open_options
+from tests.browser import open_phone
+from tests.browser import screenshot
+from tests.browser import sign_up
+
+PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+
+
+def bid(page, value: int) -> None:
+    page.locator(".bid-pad").get_by_role("button", name=str(value), exact=True).click()
+
+
+def test_four_phones_bid_in_secret_the_hook_clears_and_all_follow_live(phone, browser, live_server):
+    sign_up(phone)
+    add_players(phone, *PLAYERS)
+    phone.goto("/games/new")
+    phone.get_by_role("link", name=re.compile("Oh Hell")).click()
+    for name in PLAYERS:
+        phone.locator("label.seat-name", has_text=name).click()
+    open_options(phone)
+    phone.get_by_label("Hook", exact=True).check()
+    phone.get_by_label("Simultaneous bidding", exact=True).check()
+    phone.get_by_role("button", name="Start the game").click()
+    phone.wait_for_url(re.compile(r"/games/\d+$"))
+    game_url = phone.url
+
+    phone.get_by_role("link", name="Players' own phones").click()
+    phone.get_by_role("button", name="Make a seat link").click()
+    link = phone.locator(".seat-url a").get_attribute("href")
+    phone.wait_for_function("() => document.querySelector('img.qr').naturalWidth > 0")
+    screenshot(phone, "seats-manage")
+
+    # (The CSP bypassed only so that axe-core can be injected for the accessibility check.)
+    contexts = [open_phone(browser, live_server, bypass_csp=True) for _ in PLAYERS]
+    seats = {}
+    for name, context in zip(PLAYERS, contexts, strict=True):
+        page = context.new_page()
+        page.goto(link)
+        if name == "Ann":
+            screenshot(page, "seats-pick")
+        page.get_by_role("button", name=f"I am {name}").click()
+        expect(page.locator(".seat-of")).to_have_text(f"Your seat: {name}")
+        seats[name] = page
+    assert accessibility_problems(seats["Ann"]) == []
+    # A second phone cannot take a seat that is held.
+    late = open_phone(browser, live_server).new_page()
+    late.goto(link)
+    expect(late.get_by_role("button", name="I am Ann")).to_have_count(0)
+    expect(late.locator(".seat-picks")).to_contain_text("taken by another phone")
+    late.context.close()
+
+    phone.goto(game_url)
+    # Secret: each phone sees only its own bid; the others read "in (hidden)" or a count, and
+    # nothing else on their screens changes.
+    before = seats["Ben"].locator("[data-live]").inner_text()
+    bid(seats["Ann"], 1)
+    expect(seats["Ann"].locator("[data-entered-count]")).to_have_text("1 of 4 has entered")
+    expect(seats["Ben"].locator("[data-entered-count]")).to_have_text("1 of 4 has entered")
+    expect(phone.locator("[data-draft]")).to_contain_text("in (hidden)")
+    after = seats["Ben"].locator("[data-live]").inner_text()
+    assert after == before.replace("0 of 4 have entered", "1 of 4 has entered")
+    screenshot(seats["Ben"], "seats-secret")
+    bid(seats["Ben"], 0)
+    bid(seats["Cy"], 0)
+    for name in ("Ben", "Cy", "Dee"):
+        expect(seats[name].locator("[data-entered-count]")).to_have_text("3 of 4 have entered")
+    draft = phone.locator("[data-draft]")
+    expect(draft).to_contain_text("3 of 4 have entered")
+    assert re.findall(r"\d", draft.inner_text().replace("3 of 4", "")) == []
+    # The hook: 1 + 0 + 0 + 0 is the one card dealt: refused as a whole, every bid cleared.
+    bid(seats["Dee"], 0)
+    expect(seats["Dee"].get_by_role("alert")).to_contain_text("the table must bid again")
+    for name in PLAYERS:
+        expect(seats[name].locator("[data-entered-count]")).to_have_text("0 of 4 have entered")
+
+    for name, value in zip(PLAYERS, (1, 1, 0, 0), strict=True):
+        bid(seats[name], value)
+    # The last bid opens the hand: every phone shows the bids, the scorekeeper's page too.
+    for name in PLAYERS:
+        expect(seats[name].locator(".seat-entry")).to_contain_text("Nothing to enter")
+    expect(phone.locator("form[data-tricks-form]")).to_be_visible()
+    screenshot(seats["Cy"], "seats-open")
+    for name, tricks in zip(PLAYERS, (1, 0, 0, 0), strict=True):
+        row = phone.locator(f'form[data-tricks-form] li.row[data-player="{name}"]')
+        row.locator("label.chip span").get_by_text(str(tricks), exact=True).click()
+    phone.get_by_role("button", name="Save tricks").click()
+    # Every phone shows the new totals without a reload: Ann made 1 (11), Cy and Dee made 0
+    # (10 each, sharing second place), Ben missed (0).
+    for name, said in (
+        ("Ann", "Your total 11 · place 1 of 4"),
+        ("Cy", "Your total 10 · place 2 of 4"),
+        ("Dee", "Your total 10 · place 2 of 4"),
+        ("Ben", "Your total 0 · place 4 of 4"),
+    ):
+        expect(seats[name].locator("[data-my-total]")).to_have_text(said)
+    screenshot(seats["Ann"], "seats-hand-2")
+    for context in contexts:
+        context.close()
+
+
+def test_bids_in_turn_show_whose_turn_and_strike_the_dealer_s_forbidden_bid(
+    phone, browser, live_server
+):
+    sign_up(phone)
+    add_players(phone, "Ann", "Ben", "Cy")
+    phone.goto("/games/new")
+    phone.get_by_role("link", name=re.compile("Oh Hell")).click()
+    for name in ("Ann", "Ben", "Cy"):
+        phone.locator("label.seat-name", has_text=name).click()
+    open_options(phone)
+    phone.get_by_label("Hook", exact=True).check()
+    phone.get_by_role("button", name="Start the game").click()
+    phone.wait_for_url(re.compile(r"/games/\d+$"))
+    phone.get_by_role("link", name="Players' own phones").click()
+    phone.get_by_role("button", name="Make a seat link").click()
+    link = phone.locator(".seat-url a").get_attribute("href")
+    contexts = [open_phone(browser, live_server) for _ in range(3)]
+    seats = {}
+    for name, context in zip(("Ann", "Ben", "Cy"), contexts, strict=True):
+        page = context.new_page()
+        page.goto(link)
+        page.get_by_role("button", name=f"I am {name}").click()
+        seats[name] = page
+    # Ann deals the first hand: Ben bids first, then Cy, Ann last.
+    expect(seats["Ben"].locator("#entry-title")).to_have_text("Your turn")
+    expect(seats["Cy"].locator("#entry-title")).to_have_text("Waiting for Ben")
+    expect(seats["Cy"].locator(".bid-pad")).to_have_count(0)
+    bid(seats["Ben"], 0)
+    expect(seats["Cy"].locator("#entry-title")).to_have_text("Your turn")
+    expect(seats["Ann"].locator(".entered-so-far")).to_contain_text("Ben")
+    bid(seats["Cy"], 0)
+    # One card, 0 + 0 so far: the dealer may not bid 1.
+    pad = seats["Ann"].locator(".bid-pad")
+    expect(pad.locator("button.struck")).to_have_text("1")
+    expect(pad.locator("button.struck")).to_be_disabled()
+    screenshot(seats["Ann"], "seats-dealer-hook")
+    bid(seats["Ann"], 0)
+    expect(seats["Ann"].locator(".seat-entry")).to_contain_text("Nothing to enter")
+    for context in contexts:
+        context.close()
