@@ -1,13 +1,19 @@
 """gunicorn's settings: ``gunicorn app:app`` reads this file from the working directory.
 
 ``GUNICORN_BIND`` (default 127.0.0.1:8000), ``WEB_CONCURRENCY`` (workers: by default one per
-core this process may use, at least 2), ``GUNICORN_THREADS`` (threads per worker, default 1)
-and ``GUNICORN_KEEPALIVE`` (seconds an idle kept-alive connection waits, default 2) change
-where and how it serves. A request is CPU-bound (rendering, the rules), so more workers than
-cores only queue behind each other (measured: 8 workers on 2 cores served fewer hands per
-second than 2); at least 2 keep one free while the other runs a long request (a restore).
-gunicorn runs the ``gthread`` worker when threads are more than 1 (or when a ``worker_class``
-says so); the counts here are only the counts.
+core this process may use, at least 2), ``GUNICORN_THREADS`` (threads per worker, default
+100) and ``GUNICORN_KEEPALIVE`` (seconds an idle kept-alive connection waits, default 2)
+change where and how it serves. A request is CPU-bound (rendering, the rules), so more
+workers than cores only queue behind each other (measured: 8 workers on 2 cores served fewer
+hands per second than 2); at least 2 keep one free while the other runs a long request (a
+restore).
+
+The worker is ``gthread``: every phone that follows a game holds a server-sent events stream
+open (views/events.py), and a stream waits in a thread of its own, costing no CPU until its
+game changes. Threads, not gevent or an ASGI server: the app, SQLAlchemy and psycopg stay
+plain blocking code (no monkey-patching), and a waiting stream holds no database connection.
+100 threads per worker hold 200 phones on the default two workers; raise GUNICORN_THREADS
+for more (bench/live_events.py runs 400 streams on 2 workers with 256).
 
 Which client addresses may set ``X-Forwarded-*`` is set here explicitly, never left to
 gunicorn's default (which trusts 127.0.0.1 whatever the app thinks):
@@ -39,7 +45,8 @@ def _cores() -> int:
 
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY") or max(2, _cores()))
-threads = int(os.environ.get("GUNICORN_THREADS") or 1)
+threads = int(os.environ.get("GUNICORN_THREADS") or 100)
+worker_class = "gthread"
 # Behind a proxy that keeps connections to gunicorn open (nginx: ``keepalive`` in the upstream
 # block), this must be longer than the proxy's own idle timeout for them, else gunicorn may
 # close a connection the proxy is reusing (a 502). The sync worker closes every connection

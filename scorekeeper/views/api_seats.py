@@ -4,6 +4,9 @@ and the live event streams."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+
 from flask import Blueprint
 from flask import g
 
@@ -191,12 +194,33 @@ def game_events(game_id: int):
         reader = holder.name
 
     def data(game) -> dict:
-        played = games.played(game)
-        answer = draft_answer(played, reader)
+        state, draft = derived(game)
+        answer = None if draft is None else s.Draft(**draft.answer(reader))
         return {
             "version": game.version,
-            "state": games.state_answer(played).model_dump(mode="json"),
+            "state": state,
             "draft": None if answer is None else answer.model_dump(mode="json"),
         }
 
     return stream(game_id, data)
+
+
+#: The state and draft of recent game versions, derived once for every stream of the game in
+#: this process (a change wakes each phone of the table at once).
+_DERIVED: OrderedDict[tuple, tuple[dict, seats.Draft | None]] = OrderedDict()
+_DERIVED_LOCK = threading.Lock()
+DERIVED_KEPT = 256
+
+
+def derived(game) -> tuple[dict, seats.Draft | None]:
+    key = (game.id, game.version, game.created_at)  # ids start again in a fresh database
+    with _DERIVED_LOCK:
+        if key in _DERIVED:
+            return _DERIVED[key]
+    played = games.played(game)
+    found = (games.state_answer(played).model_dump(mode="json"), seats.draft_of(played))
+    with _DERIVED_LOCK:
+        _DERIVED[key] = found
+        while len(_DERIVED) > DERIVED_KEPT:
+            _DERIVED.popitem(last=False)
+    return found
