@@ -35,22 +35,31 @@ class Hub:
     """The games' latest versions seen by this process, and the streams waiting on them."""
 
     def __init__(self) -> None:
-        self._changed = threading.Condition()
+        self._lock = threading.Lock()
+        #: One condition per game streamed: a change wakes that game's streams only.
+        self._changed: dict[int, threading.Condition] = {}
         self._versions: dict[int, int] = {}
         self._watched: Counter[int] = Counter()
         self._listener: threading.Thread | None = None
         self._engine: sa.Engine | None = None
 
-    def publish(self, game_id: int, version: int) -> None:
-        with self._changed:
-            if version > self._versions.get(game_id, -1):
+    def publish(self, game_id: int, version: int, read: bool = False) -> None:
+        """A change of the game to ``version``; ``read``: the version just read from the
+        database, which replaces what was known (an id used again in a new database)."""
+        with self._lock:
+            if read and version != self._versions.get(game_id):
                 self._versions[game_id] = version
-                self._changed.notify_all()
+            elif version > self._versions.get(game_id, -1):
+                self._versions[game_id] = version
+                changed = self._changed.get(game_id)
+                if changed is not None:
+                    changed.notify_all()
 
     def wait(self, game_id: int, seen: int, timeout: float) -> int | None:
         """The game's version once it is past ``seen`` (None after ``timeout`` seconds)."""
         end = time.monotonic() + timeout
-        with self._changed:
+        with self._lock:
+            changed = self._changed.setdefault(game_id, threading.Condition(self._lock))
             self._watched[game_id] += 1
             try:
                 while True:
@@ -60,19 +69,20 @@ class Hub:
                     left = end - time.monotonic()
                     if left <= 0:
                         return None
-                    self._changed.wait(left)
+                    changed.wait(left)
             finally:
                 self._watched[game_id] -= 1
                 if not self._watched[game_id]:
                     del self._watched[game_id]
+                    del self._changed[game_id]
 
     def watched(self) -> list[int]:
-        with self._changed:
+        with self._lock:
             return list(self._watched)
 
     def start(self, engine: sa.Engine) -> None:
         """Start this process's listener for ``engine`` (once; after a fork, again)."""
-        with self._changed:
+        with self._lock:
             if self._listener is not None and self._listener.is_alive():
                 return
             self._engine = engine

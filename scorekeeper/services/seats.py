@@ -365,7 +365,8 @@ def enter(played: games.Played, name: str, value: object, by_seat: bool = True) 
         return games.record_hand(game, {draft.spec.key: dict(draft.values)}, draft.number)
     _keep(game, draft)
     games.commit()
-    return games.played(game)
+    # The game's state does not hold the draft: it is the one derived before the entry.
+    return games.Played(game, played.plugin, played.setup, played.state)
 
 
 def clear(played: games.Played) -> games.Played:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from typing import Any
 
 from flask import Blueprint
 from flask import g
@@ -193,34 +194,39 @@ def game_events(game_id: int):
             raise Refusal("unauthorized", _("This seat token is for another game."))
         reader = holder.name
 
-    def data(game) -> dict:
-        state, draft = derived(game)
-        answer = None if draft is None else s.Draft(**draft.answer(reader))
-        return {
-            "version": game.version,
-            "state": state,
-            "draft": None if answer is None else answer.model_dump(mode="json"),
-        }
+    def data(version: int, created, load) -> tuple[int, str] | None:
+        found = derived(game_id, version, created, load)
+        if found is None:
+            return None
+        version, state, draft = found
+        answer = None if draft is None else s.Draft(**draft.answer(reader)).model_dump_json()
+        # The state is written out once per version, whoever reads it.
+        return version, f'{{"version": {version}, "state": {state}, "draft": {answer or "null"}}}'
 
     return stream(game_id, data)
 
 
 #: The state and draft of recent game versions, derived once for every stream of the game in
 #: this process (a change wakes each phone of the table at once).
-_DERIVED: OrderedDict[tuple, tuple[dict, seats.Draft | None]] = OrderedDict()
+_DERIVED: OrderedDict[tuple, tuple[str, seats.Draft | None]] = OrderedDict()
 _DERIVED_LOCK = threading.Lock()
 DERIVED_KEPT = 256
 
 
-def derived(game) -> tuple[dict, seats.Draft | None]:
-    key = (game.id, game.version, game.created_at)  # ids start again in a fresh database
+def derived(game_id: int, version: int, created, load) -> tuple[int, str, Any] | None:
+    """The state (JSON text) and the draft of ``version`` of the game; read and derived on
+    the first stream's wake-up of this process, then shared (None: the game is gone)."""
+    key = (game_id, version, created)  # ids start again in a new database: its creation too
     with _DERIVED_LOCK:
         if key in _DERIVED:
-            return _DERIVED[key]
+            return (version, *_DERIVED[key])
+    game = load()
+    if game is None:
+        return None
     played = games.played(game)
-    found = (games.state_answer(played).model_dump(mode="json"), seats.draft_of(played))
+    found = (games.state_answer(played).model_dump_json(), seats.draft_of(played))
     with _DERIVED_LOCK:
-        _DERIVED[key] = found
+        _DERIVED[(game.id, game.version, game.created_at)] = found
         while len(_DERIVED) > DERIVED_KEPT:
             _DERIVED.popitem(last=False)
-    return found
+    return (game.version, *found)

@@ -35,27 +35,58 @@ def last_event_id() -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 12 else None
 
 
-def stream(game_id: int, data: Callable[[Game], dict[str, Any]]) -> Response:
-    """The game's events, each carrying ``data(game)`` (what this reader may see)."""
+#: What an event carries, from the game's version, when its row was created (ids start again
+#: in a new database) and a way to read the game when it is needed: the version the data is
+#: for, and the data (a dict, or JSON text already written); None once the game is gone.
+Data = Callable[[int, Any, Callable[[], "Game | None"]], "tuple[int, dict | str] | None"]
+
+
+def version_only(version: int, _created: Any, _load: Callable) -> tuple[int, dict]:
+    """A page's stream: the version; the page asks for itself again (with its ETag)."""
+    return version, {"version": version}
+
+
+def stream(game_id: int, data: Data = version_only) -> Response:
+    """The game's events, each carrying what ``data`` says for this reader. The game is read
+    when the stream opens; after that, a wake-up reads it only if ``data`` needs it."""
     HUB.start(db.engine)
     seen = last_event_id()
     lifetime = current_app.config.get("EVENTS_LIFETIME", LIFETIME)
     keepalive = current_app.config.get("EVENTS_KEEPALIVE", KEEPALIVE)
 
+    def load() -> Game | None:
+        return db.session.get(Game, game_id)
+
     def events() -> Iterator[str]:
         yield f"retry: {RETRY_MS}\n\n"
-        version = seen if seen is not None else -1
+        game = load()
+        if game is None:
+            return
+        created, current = game.created_at, game.version
+        db.session.close()
+        HUB.publish(game_id, current, read=True)
+        sent = seen if seen is not None else -1
         end = time.monotonic() + lifetime
         while time.monotonic() < end:
-            game = db.session.get(Game, game_id)
-            if game is None:
-                return
-            if game.version != version:
-                version = game.version
-                yield f"id: {version}\nevent: game\ndata: {json.dumps(data(game))}\n\n"
-            db.session.close()  # no connection held while waiting
-            if HUB.wait(game_id, version, min(keepalive, max(0.0, end - time.monotonic()))) is None:
+            if current != sent:
+                found = data(current, created, load)
+                # No connection held while the event is written out (a slow phone) nor after.
+                db.session.close()
+                if found is None:
+                    return
+                version, said = found
+                if version < current:  # what was known is ahead of the database: it is not
+                    HUB.publish(game_id, version, read=True)
+                current = version
+                if version != sent:
+                    sent = version
+                    said = said if isinstance(said, str) else json.dumps(said)
+                    yield f"id: {sent}\nevent: game\ndata: {said}\n\n"
+            changed = HUB.wait(game_id, sent, min(keepalive, max(0.0, end - time.monotonic())))
+            if changed is None:
                 yield ": still here\n\n"
+            else:
+                current = changed
 
     response = Response(stream_with_context(events()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-store"

@@ -124,7 +124,7 @@ def qr(game_id: int):
 def game_events(game_id: int):
     """The scorekeeper's game page follows the phones' entries (its version only)."""
     games.get_game(current_user, game_id)
-    return stream(game_id, lambda game: {"version": game.version})
+    return stream(game_id)
 
 
 # A player's phone -------------------------------------------------------------------------
@@ -261,7 +261,7 @@ def seat_events(link: str):
     holder = _holder(link)
     if holder is None:
         abort(404)
-    return stream(holder.game.id, lambda game: {"version": game.version})
+    return stream(holder.game.id)
 
 
 @bp.get("/view/<token>/events")
@@ -270,4 +270,4 @@ def view_events(token: str):
     found = sharing.version_for_token(token)
     if found is None:
         abort(404)
-    return stream(found[0], lambda game: {"version": game.version})
+    return stream(found[0])

@@ -1,0 +1,284 @@
+"""Live events bench (issue 21): from a bid saved by one phone to the event on another phone.
+
+50 tables (``--tables``) of 7 players play Oh Hell at once against gunicorn with 2 workers
+(gthread, ``GUNICORN_THREADS`` 256): at each table every player's phone and the scorekeeper's
+follow the game (``GET /api/v1/games/<id>/events``: 8 open streams a table, 400 in all), the
+players bid in turn from their own phones (``PUT /api/v1/seat/entry``) and the scorekeeper
+saves the tricks (``PATCH .../hands/<n>``). Each table saves once every ``--interval`` seconds
+(a real table saves far less often), the tables out of step with each other.
+
+Measured, for SQLite and for PostgreSQL (``--postgres URL``):
+
+- the event delay: from sending a save to the event reaching another phone of the table
+  (the next bidder's stream), p50 and p95;
+- the saves' p95 with the streams open, against the same saves with no stream open (the ratio
+  should stay under 1.5);
+- with ``--postgres``, the same across two app processes on different ports sharing the
+  database: the phones follow on one, the saves go to the other (the event crosses between
+  them by LISTEN/NOTIFY).
+
+The clients are threads of this process on the same 2 cores as the server: compare runs made
+the same way. Prints the load average.
+
+    .venv/bin/python bench/live_events.py [--tables 50] [--seconds 20] [--interval 1.0]
+        [--postgres postgresql://postgres@127.0.0.1:5432/postgres]
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.load import BIN  # noqa: E402
+from bench.load import PLAYERS  # noqa: E402
+from bench.load import Client  # noqa: E402
+from bench.load import Server  # noqa: E402
+from bench.load import free_port  # noqa: E402
+from bench.load import quantile  # noqa: E402
+
+THREADS = "256"
+
+
+class Stream(threading.Thread):
+    """One phone following its game: notes when each event arrives."""
+
+    def __init__(self, port: int, game: int, token: str) -> None:
+        super().__init__(daemon=True)
+        self.port, self.game, self.token = port, game, token
+        self.arrived = threading.Condition()
+        self.count = 0
+        self.last_at = 0.0
+        self.open = threading.Event()
+
+    def run(self) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=600)
+        connection.request(
+            "GET",
+            f"/api/v1/games/{self.game}/events",
+            headers={"Authorization": f"Bearer {self.token}"},
+        )
+        response = connection.getresponse()
+        assert response.status == 200, response.read()[:300]
+        self.open.set()
+        for raw in response.fp:
+            if raw.startswith(b"data: "):
+                with self.arrived:
+                    self.count += 1
+                    self.last_at = time.perf_counter()
+                    self.arrived.notify_all()
+
+    def wait_past(self, count: int, timeout: float = 5.0) -> float | None:
+        """When the event after the ``count``-th arrived (None: not within ``timeout``)."""
+        with self.arrived:
+            if self.arrived.wait_for(lambda: self.count > count, timeout):
+                return self.last_at
+        return None
+
+
+class Table:
+    """A table: the scorekeeper's account, its game, its seven seat tokens."""
+
+    def __init__(self, save_port: int, number: int) -> None:
+        self.client = Client(save_port, number)
+        status, self.state = self.client.api(
+            "POST", "/api/v1/games", {"game": "oh_hell", "players": PLAYERS}
+        )
+        assert status == 201, self.state
+        self.id = self.state["id"]
+        status, link = self.client.api("POST", f"/api/v1/games/{self.id}/seat-link")
+        assert status == 201, link
+        token = link["url"].rsplit("/", 1)[1]
+        self.seats = {}
+        for name in PLAYERS:
+            status, claim = self.client.api(
+                "POST", f"/api/v1/seat-links/{token}/seats", {"player": name}
+            )
+            assert status == 201, claim
+            self.seats[name] = claim["seat_token"]
+        self.phones: dict[str, Client] = {}
+        for name in PLAYERS:
+            phone = Client.__new__(Client)
+            phone.port = save_port
+            phone.connection = http.client.HTTPConnection("127.0.0.1", save_port, timeout=120)
+            phone.cookies = {}
+            phone.bearer = {"Authorization": f"Bearer {self.seats[name]}"}
+            self.phones[name] = phone
+        self.streams: dict[str, Stream] = {}
+
+    def follow(self, port: int) -> None:
+        self.streams = {name: Stream(port, self.id, token) for name, token in self.seats.items()}
+        self.streams["scorekeeper"] = Stream(port, self.id, self.client.bearer["Authorization"][7:])
+        for stream in self.streams.values():
+            stream.start()
+
+    def saves(self):
+        """The next save, again and again: each bid in turn, then the hand's tricks."""
+        while True:
+            upcoming = self.state["next"]
+            order = upcoming["order"]
+            cards = upcoming["cards"]
+            for index, name in enumerate(order):
+                bid = 0 if index else cards
+                following = order[index + 1] if index + 1 < len(order) else "scorekeeper"
+                yield (self.phones[name], "PUT", "/api/v1/seat/entry", {"bid": bid}, following)
+            tricks = {name: (cards if name == order[0] else 0) for name in order}
+            yield (
+                self.client,
+                "PATCH",
+                f"/api/v1/games/{self.id}/hands/{upcoming['number']}",
+                {"tricks": tricks},
+                order[0],
+            )
+            status, self.state = self.client.api("GET", f"/api/v1/games/{self.id}")
+            if not self.state.get("next"):
+                status, self.state = self.client.api("POST", f"/api/v1/games/{self.id}/again", {})
+                assert status == 201, self.state
+                self.id = self.state["id"]
+                return
+
+
+def play(table: Table, stop: threading.Event, interval: float, saves: list, delays: list) -> None:
+    # Tables are not in step: each starts at its own moment of the interval, and its saves
+    # come every ``interval`` seconds on average (uniformly from half to one and a half).
+    pace = random.Random(table.id)
+    time.sleep(pace.uniform(0, interval))
+    while not stop.is_set():
+        for phone, method, url, body, following in table.saves():
+            if stop.is_set():
+                return
+            stream = table.streams.get(following)
+            seen = stream.count if stream else 0
+            began = time.perf_counter()
+            status, answer = phone.api(method, url, body)
+            took = time.perf_counter() - began
+            assert status == 200, (url, body, answer)
+            saves.append(took)
+            if stream is not None:
+                arrived = stream.wait_past(seen)
+                delays.append((arrived - began) if arrived else float("inf"))
+            wait = pace.uniform(interval / 2, interval * 1.5)
+            time.sleep(max(0.0, wait - (time.perf_counter() - began)))
+        if table.streams:
+            return  # a new game (play again) has no streams: this table is done
+
+
+def run(save_port: int, follow_port: int | None, tables: int, seconds: float, interval: float):
+    made = [Table(save_port, number) for number in range(tables)]
+    if follow_port is not None:
+        for table in made:
+            table.follow(follow_port)
+        for table in made:
+            for stream in table.streams.values():
+                stream.open.wait(30)
+                stream.wait_past(0)  # the first event: the game as it is
+    saves: list[float] = []
+    delays: list[float] = []
+    stop = threading.Event()
+    threads = [threading.Thread(target=play, args=(t, stop, interval, saves, delays)) for t in made]
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join(timeout=30)
+    return saves, delays
+
+
+def extra_server(uri: str, folder: str) -> tuple[subprocess.Popen, int]:
+    """A second app process on its own port, on the same database."""
+    port = free_port()
+    env = {**os.environ, "INSTANCE_PATH": folder, "SECRET_KEY": "bench", "DATABASE_URL": uri}
+    process = subprocess.Popen(
+        [str(BIN / "gunicorn"), "--workers", "2", "--bind", f"127.0.0.1:{port}", "app:app"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    import socket
+
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return process, port
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the second gunicorn did not start")
+
+
+def ms(values: list[float], q: float) -> str:
+    return f"{quantile(values, q) * 1000:.0f}" if values else "-"
+
+
+def report(label: str, base: list[float], saves: list[float], delays: list[float]) -> None:
+    ratio = quantile(saves, 0.95) / quantile(base, 0.95) if base and saves else float("nan")
+    lost = sum(1 for delay in delays if delay == float("inf"))
+    print(
+        f"{label:<34} saves {len(saves):>5}  save p95 {ms(base, 0.95):>4} ms without streams, "
+        f"{ms(saves, 0.95):>4} ms with ({ratio:.2f}x)  event p50 {ms(delays, 0.5):>4} ms "
+        f"p95 {ms(delays, 0.95):>4} ms  lost {lost}  load {os.getloadavg()[0]:.2f}",
+        flush=True,
+    )
+
+
+def bench(label: str, uri: str | None, args) -> None:
+    os.environ["GUNICORN_THREADS"] = THREADS
+    server = Server(uri, args.tables)
+    extra = None
+    try:
+        base, _ = run(server.port, None, args.tables, args.seconds, args.interval)
+        saves, delays = run(server.port, server.port, args.tables, args.seconds, args.interval)
+        report(f"{label}, {args.tables * 8} streams", base, saves, delays)
+        if uri:
+            extra, port = extra_server(uri, server.folder)
+            saves, delays = run(port, server.port, args.tables, args.seconds, args.interval)
+            report(f"{label}, two processes", base, saves, delays)
+    finally:
+        # Open streams keep a gunicorn worker busy until its graceful timeout: not waited for.
+        for process in (server.process, extra):
+            if process is not None:
+                process.kill()
+                process.wait(timeout=20)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=50)
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--interval", type=float, default=1.0)
+    parser.add_argument("--postgres", default=None)
+    parser.add_argument("--postgres-only", action="store_true")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores; {args.tables} tables, a save every {args.interval} s each")
+    if not args.postgres_only:
+        bench("SQLite", None, args)
+    if args.postgres:
+        import sqlalchemy as sa
+
+        name = f"scorekeeper_events_{uuid.uuid4().hex[:8]}"
+        admin = sa.create_engine(args.postgres, isolation_level="AUTOCOMMIT")
+        with admin.connect() as connection:
+            connection.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        url = args.postgres.rsplit("/", 1)[0] + f"/{name}"
+        try:
+            bench("PostgreSQL", url, args)
+        finally:
+            with admin.connect() as connection:
+                connection.execute(sa.text(f'DROP DATABASE "{name}" WITH (FORCE)'))
+    print(json.dumps({"threads": THREADS}))
+
+
+if __name__ == "__main__":
+    main()
