@@ -42,6 +42,9 @@ def settings_for(uri: str, instance_path: str, **overrides) -> dict:
         "WTF_CSRF_ENABLED": False,
         "SIGNUP_ENABLED": True,
         "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",  # fast in tests only
+        # An event stream ends after a few seconds (the browser reconnects by itself): a
+        # test client that reads one to its end does not wait five minutes.
+        "EVENTS_LIFETIME": 1,
     }
     config.update(overrides)
     return config

@@ -61,6 +61,7 @@ TECHNICAL = {
     "views/seats.py": {"private, no-cache"},
     # The server-sent events' own format (field names, not words).
     "views/events.py": {"\nevent: game\ndata: "},
+    "views/api_seats.py": {', "state": ', ', "draft": '},
 }
 
 

@@ -607,6 +607,14 @@ class SeatView(Closed):
     state: dict[str, Any] = Field(description="The game state (as GET /games/<id> answers it)")
 
 
+class GameEvent(Closed):
+    """The data of one server-sent event of a game (its ``id`` is the version too)."""
+
+    version: int = Field(description="The game's version after the change")
+    state: dict[str, Any] = Field(description="The game state, as this reader may see it")
+    draft: Draft | None = Field(description="The hand being entered, as this reader may see it")
+
+
 class SeatEntryBody(Closed):
     """A seat's own value for the hand being entered: ``bid`` (Oh Hell, Wizard, Spades) or
     ``points`` (Hearts, score pad), as the game says."""

@@ -173,7 +173,26 @@ def document() -> dict:
                 media = RAW_MEDIA.get(operation.get("operationId"))
                 if media is not None:
                     success = operation["responses"]["200"]
-                    success["content"] = {media: {"schema": {"type": "string"}}}
+                    said = {"type": "string"}
+                    if media == "text/event-stream":  # each event, its data JSON text
+                        said = {
+                            "type": "object",
+                            "properties": {
+                                "id": {"type": "string"},
+                                "event": {"type": "string", "enum": ["game"]},
+                                "retry": {"type": "integer"},
+                                "data": {
+                                    "type": "string",
+                                    "contentMediaType": "application/json",
+                                    "contentSchema": {
+                                        "$ref": REF.format(
+                                            model=spec.naming_strategy(schemas.GameEvent)
+                                        )
+                                    },
+                                },
+                            },
+                        }
+                    success["content"] = {media: {"schema": said}}
         found = schemas.with_texts(found)
         _drawn.clear()
         _drawn[GAMES.version] = found
@@ -330,6 +349,8 @@ def declare(
             DECLARED[(model, "serialization")] = None
         if raw:
             RAW_MEDIA[view.__name__] = raw
+            if raw == "text/event-stream":
+                DECLARED[(schemas.GameEvent, "serialization")] = None
         if raw_body is not None:
             RAW_BODY[view.__name__] = raw_body
             DECLARED[(raw_body, "validation")] = None

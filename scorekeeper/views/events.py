@@ -38,7 +38,7 @@ def last_event_id() -> int | None:
 #: What an event carries, from the game's version, when its row was created (ids start again
 #: in a new database) and a way to read the game when it is needed: the version the data is
 #: for, and the data (a dict, or JSON text already written); None once the game is gone.
-Data = Callable[[int, Any, Callable[[], "Game | None"]], "tuple[int, dict | str] | None"]
+Data = Callable[[int, Any, Callable[[], Game | None]], tuple[int, dict | str] | None]
 
 
 def version_only(version: int, _created: Any, _load: Callable) -> tuple[int, dict]:
