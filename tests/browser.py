@@ -51,7 +51,9 @@ def browser():
 @pytest.fixture
 def live_server(make_app):
     """The app served over HTTP on a free local port, with CSRF on as in production."""
-    app = make_app(WTF_CSRF_ENABLED=True, TESTING=False)
+    # A page's event stream lasts as in production (not the test client's 1 s): a phone does
+    # not reconnect every two seconds through a whole test.
+    app = make_app(WTF_CSRF_ENABLED=True, TESTING=False, EVENTS_LIFETIME=300)
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -4,9 +4,10 @@ Every commit that changes a game's row (its ``version`` goes up: a hand, a corre
 draft, a claim) is noticed here, and the streams waiting for that game wake up
 (``Hub.wait``). Between processes:
 
-- PostgreSQL (several workers or hosts on one database): the commit carries a
-  ``pg_notify('scorekeeper_games', '<id>:<version>')`` (delivered when, and only if, it
-  commits); one thread per process ``LISTEN``s on its own connection.
+- PostgreSQL (several workers or hosts on one database): a trigger on the game table (the
+  migration f2b8d6a4c1e9) notifies ``scorekeeper_games`` with ``<id>:<version>``, delivered
+  when, and only if, the transaction commits; one thread per process ``LISTEN``s on its own
+  connection. The app sends no statement of its own for it.
 - SQLite (one host): one thread per process reads the versions of the games it has streams
   for, every ``POLL_SECONDS`` (one small query, whatever the number of streams).
 
@@ -143,22 +144,13 @@ def _changed_games(session: Session) -> dict[int, int]:
 
 
 def _after_flush(session: Session, _context: object) -> None:
-    """Note the games this flush changed; on PostgreSQL, queue their notification (sent by
-    the database when the transaction commits, and only then)."""
+    """Note the games this flush changed, for this process's streams once it commits."""
     from scorekeeper.models import Game
 
     changed = _changed_games(session)
-    postgres = session.get_bind().dialect.name == "postgresql"
     for item in (*session.dirty, *session.new):
         if isinstance(item, Game) and item.id is not None:
-            version = item.version
-            if changed.get(item.id) != version:
-                changed[item.id] = version
-                if postgres:
-                    session.connection().execute(
-                        sa.text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": CHANNEL, "payload": f"{item.id}:{version}"},
-                    )
+            changed[item.id] = item.version
 
 
 def _after_commit(session: Session) -> None:

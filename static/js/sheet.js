@@ -113,22 +113,3 @@
     save(form, event.submitter);
   });
 })();
-
-// The game page follows what the players' own phones enter (server-sent events): a change
-// made elsewhere reloads the page, unless something was typed here (the typing is kept; the
-// next save shows the game as it is).
-(function followPhones() {
-  const panel = document.querySelector("[data-game-page][data-events]");
-  if (!panel || !window.EventSource) return;
-  let typed = false;
-  document.addEventListener("input", () => { typed = true; });
-  document.addEventListener("change", () => { typed = true; });
-  const source = new EventSource(panel.dataset.events);
-  source.addEventListener("game", (event) => {
-    if (event.lastEventId === panel.dataset.version) return;
-    if (!typed) {
-      source.close();
-      window.location.reload();
-    }
-  });
-})();

@@ -3,6 +3,9 @@
 ``game.seat_link``: the token of the link the players open to claim their seats;
 ``game.draft``: the hand being entered from the phones, keyed by seat position;
 ``seat_claim``: a seat claimed by a phone (the SHA-256 of its seat token).
+On PostgreSQL, a trigger notifies ``scorekeeper_games`` with ``<id>:<version>`` whenever a game
+row is written (delivered at commit): every app process listening learns of the change, and
+the app sends no statement of its own for it (services/events.py).
 
 Revision ID: f2b8d6a4c1e9
 Revises: d7e1a4c09b52
@@ -20,6 +23,15 @@ revision = "f2b8d6a4c1e9"
 down_revision = "d7e1a4c09b52"
 branch_labels = None
 depends_on = None
+
+NOTIFY_FUNCTION = """
+CREATE OR REPLACE FUNCTION scorekeeper_game_changed() RETURNS trigger AS $$
+BEGIN
+    PERFORM pg_notify('scorekeeper_games', NEW.id || ':' || NEW.version);
+    RETURN NULL;
+END;
+$$ LANGUAGE plpgsql
+"""
 
 JSONType = sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), "postgresql")
 
@@ -40,8 +52,18 @@ def upgrade() -> None:
         sa.UniqueConstraint("token_hash"),
     )
 
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute(NOTIFY_FUNCTION)
+        op.execute(
+            "CREATE TRIGGER game_changed AFTER INSERT OR UPDATE ON game "
+            "FOR EACH ROW EXECUTE FUNCTION scorekeeper_game_changed()"
+        )
+
 
 def downgrade() -> None:
+    if op.get_bind().dialect.name == "postgresql":
+        op.execute("DROP TRIGGER IF EXISTS game_changed ON game")
+        op.execute("DROP FUNCTION IF EXISTS scorekeeper_game_changed()")
     op.drop_table("seat_claim")
     with op.batch_alter_table("game") as batch:
         batch.drop_constraint("uq_game_seat_link", type_="unique")
