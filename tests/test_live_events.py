@@ -87,4 +87,4 @@ def test_a_bid_saved_on_one_server_reaches_a_phone_following_on_another(app, acc
             stream.close()
     assert event["id"] > start["id"]
     assert event["data"]["draft"]["entries"] == {first: 1}
-    assert took < 3, took  # pushed, not found by a slow poll
+    assert took < 5, took  # pushed: the stream has no poll of its own to fall back on

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser import accessibility_problems
@@ -17,6 +18,15 @@ from tests.browser import screenshot
 from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
+
+
+@pytest.fixture(autouse=True)
+def patient_expect():
+    """Five browser contexts and a live server on two cores: on a busy CI machine a phone may
+    take longer than Playwright's 5 s to show a change pushed to it."""
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
 
 
 def bid(page, value: int) -> None:
@@ -45,6 +55,8 @@ def test_four_phones_bid_in_secret_the_hook_clears_and_all_follow_live(phone, br
 
     # (The CSP bypassed only so that axe-core can be injected for the accessibility check.)
     contexts = [open_phone(browser, live_server, bypass_csp=True) for _ in PLAYERS]
+    for context in contexts:
+        context.set_default_timeout(20_000)
     seats = {}
     for name, context in zip(PLAYERS, contexts, strict=True):
         page = context.new_page()
@@ -128,6 +140,8 @@ def test_bids_in_turn_show_whose_turn_and_strike_the_dealer_s_forbidden_bid(
     phone.get_by_role("button", name="Make a seat link").click()
     link = phone.locator(".seat-url a").get_attribute("href")
     contexts = [open_phone(browser, live_server) for _ in range(3)]
+    for context in contexts:
+        context.set_default_timeout(20_000)
     seats = {}
     for name, context in zip(("Ann", "Ben", "Cy"), contexts, strict=True):
         page = context.new_page()
