@@ -58,7 +58,6 @@ TECHNICAL = {
         "; Secure",
     },
     "views/share.py": {"private, no-cache"},
-    "views/seats.py": {"private, no-cache"},
     # The server-sent events' own format (field names, not words).
     "views/events.py": {"\nevent: game\ndata: "},
     "views/api_seats.py": {', "state": ', ', "draft": '},

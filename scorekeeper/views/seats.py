@@ -8,9 +8,6 @@ receive (no account needed); the scorekeeper's phone keeps the whole game.
 
 from __future__ import annotations
 
-import io
-
-import segno
 from flask import Blueprint
 from flask import abort
 from flask import flash
@@ -32,6 +29,7 @@ from scorekeeper.views.common import absolute_url
 from scorekeeper.views.common import never_kept
 from scorekeeper.views.events import stream
 from scorekeeper.views.games import owned_action
+from scorekeeper.views.share import qr_response
 
 bp = Blueprint("seats", __name__)
 
@@ -109,14 +107,7 @@ def qr(game_id: int):
     game = games.get_game(current_user, game_id)
     if game.seat_link is None:
         abort(404)
-    out = io.BytesIO()
-    segno.make(seat_link_url(game), error="m").save(
-        out, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False
-    )
-    response = make_response(out.getvalue())
-    response.mimetype = "image/svg+xml"
-    response.headers["Cache-Control"] = "private, no-cache"
-    return response
+    return qr_response(seat_link_url(game))
 
 
 @bp.get("/games/<int:game_id>/events")
@@ -148,9 +139,16 @@ def pick(link: str):
     return _pick_page(game, link)
 
 
+def _phone_page(html: str, status: int):
+    """A page of a player's phone: never indexed, never kept by the browser."""
+    response = make_response(html, status)
+    response.headers["X-Robots-Tag"] = "noindex"
+    return never_kept(response)
+
+
 def _pick_page(game, link: str, refusal: Refusal | None = None, status: int = 200):
     taken = set(seats.claimed_names(game))
-    response = make_response(
+    return _phone_page(
         render_template(
             "seats/pick.html",
             game=game,
@@ -162,8 +160,6 @@ def _pick_page(game, link: str, refusal: Refusal | None = None, status: int = 20
         ),
         status,
     )
-    response.headers["X-Robots-Tag"] = "noindex"
-    return never_kept(response)
 
 
 @bp.post("/play/<link>")
@@ -194,7 +190,7 @@ def _seat_page(holder: seats.SeatHolder, link: str, refusal=None, typed=None, st
     played = games.played(holder.game)
     draft = seats.draft_of(played)
     state = seats.preview(played, draft) if draft is not None else played.state
-    response = make_response(
+    return _phone_page(
         render_template(
             "seats/seat.html",
             played=played,
@@ -210,8 +206,6 @@ def _seat_page(holder: seats.SeatHolder, link: str, refusal=None, typed=None, st
         ),
         status,
     )
-    response.headers["X-Robots-Tag"] = "noindex"
-    return never_kept(response)
 
 
 @bp.get("/play/<link>/seat")

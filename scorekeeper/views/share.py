@@ -78,8 +78,13 @@ def qr(game_id: int):
     game = games.get_game(current_user, game_id)
     if game.share_token is None:
         abort(404)
+    return qr_response(share_url(game))
+
+
+def qr_response(url: str) -> Response:
+    """A link as a QR code (SVG), drawn here: no outside service sees it."""
     out = io.BytesIO()
-    segno.make(share_url(game), error="m").save(
+    segno.make(url, error="m").save(
         out, kind="svg", scale=6, border=2, dark="#000", light="#fff", xmldecl=False
     )
     response = Response(out.getvalue(), mimetype="image/svg+xml")
