@@ -74,10 +74,13 @@ run: migrate
 JOBS ?= 2
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --maxschedchunk 1 \
 	--durations=25
-# The PostgreSQL pass leaves out what would only run the same again: the tests that touch no
-# database (marked pure by tests/conftest.py), the browser tests, and the tests marked once
-# (they use the database, but what they check does not depend on which).
-PG_MARKS := not pure and not browser and not once
+# With a PostgreSQL server, the database tests run on both; the rest runs once, in one pass or
+# the other: the tests that touch no database (marked pure by tests/conftest.py, browser tests
+# excepted) run beside the PostgreSQL tests, which take less time than the SQLite pass with the
+# browser tests; the browser tests and the tests marked once (they use the database, but what
+# they check does not depend on which) in the SQLite pass. Without one, all in the SQLite pass.
+PG_MARKS := not browser and not once
+SQLITE_MARKS := not pure or browser
 
 # SQLite always; PostgreSQL too when one answers (see tools/pg_test_db.py), side by side: the
 # PostgreSQL pass writes to a file, shown after the SQLite pass. Fails if either pass fails.
@@ -89,7 +92,8 @@ test: $(VENV)/.installed-test translations
 		DATABASE_URL="$$url" $(PYTEST) -m "$(PG_MARKS)" $(PYTEST_ARGS) >"$$log" 2>&1 & pg=$$!; \
 	fi; \
 	echo "SQLite pass"; \
-	$(PYTEST) $(PYTEST_ARGS); sqlite=$$?; \
+	if [ -n "$$url" ]; then $(PYTEST) -m "$(SQLITE_MARKS)" $(PYTEST_ARGS); \
+	else $(PYTEST) $(PYTEST_ARGS); fi; sqlite=$$?; \
 	if [ -z "$$url" ]; then \
 		echo "PostgreSQL skipped: no server answered at $${PG_ADMIN_URL:-postgresql://postgres@127.0.0.1:5432/postgres}."; \
 		exit $$sqlite; \
