@@ -28,6 +28,8 @@ from sqlalchemy.orm import Session
 CHANNEL = "scorekeeper_games"
 #: How often a process without LISTEN/NOTIFY reads the versions of the games it streams.
 POLL_SECONDS = 0.1
+#: The longest wait before listening again while the database stays out of reach.
+MAX_PAUSE = 60.0
 
 log = logging.getLogger(__name__)
 
@@ -117,10 +119,12 @@ class Hub:
         import psycopg
 
         url = self._engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        pause = 1.0
         while True:
             try:
                 with psycopg.connect(url, autocommit=True) as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
+                    pause = 1.0  # listening again: a later failure is news again
                     # Changes made while (re)connecting: read once what is watched.
                     for game_id in self.watched():
                         row = connection.execute(
@@ -132,8 +136,14 @@ class Hub:
                         game_id, _, version = note.payload.partition(":")
                         self.publish(int(game_id), int(version))
             except Exception:  # noqa: BLE001 - the database went away: listen again
-                log.warning("listening for game changes failed; trying again", exc_info=True)
-                time.sleep(1)
+                # Said once a failure; while it lasts, tried again less and less often (up to
+                # once a minute), quietly.
+                if pause == 1.0:
+                    log.warning("listening for game changes failed; trying again", exc_info=True)
+                else:
+                    log.debug("listening for game changes failed again", exc_info=True)
+                time.sleep(pause)
+                pause = min(pause * 2, MAX_PAUSE)
 
 
 HUB = Hub()
