@@ -10,6 +10,8 @@ import json
 import time
 import urllib.parse
 
+import pytest
+
 from tests.conftest import PASSWORD
 from tests.conftest import basic
 from tests.live import Gunicorn
@@ -90,9 +92,7 @@ def test_a_bid_saved_on_one_server_reaches_a_phone_following_on_another(app, acc
     assert took < 5, took  # pushed: the stream has no poll of its own to fall back on
 
 
-def test_a_listener_cut_off_says_so_once_and_tries_again_less_and_less_often(
-    monkeypatch, caplog
-):
+def test_a_listener_cut_off_says_so_once_and_tries_again_less_and_less_often(monkeypatch, caplog):
     """The database out of reach (a test database dropped, a server restarting): one warning,
     then quiet attempts further and further apart, up to a minute; back to one second (and a
     warning for a later failure) once it listens again."""
@@ -126,20 +126,20 @@ def test_a_listener_cut_off_says_so_once_and_tries_again_less_and_less_often(
 
     pauses: list[float] = []
 
+    class Enough(BaseException):
+        """Out of the listener's loop (which goes on after any Exception)."""
+
     def sleep(seconds: float) -> None:
         pauses.append(seconds)
         if len(pauses) == 11:
-            raise KeyboardInterrupt  # out of the loop: the test has seen enough
+            raise Enough
 
     monkeypatch.setattr(psycopg, "connect", lambda *args, **kwargs: Listening())
     monkeypatch.setattr(events, "time", types.SimpleNamespace(sleep=sleep))
     hub = events.Hub()
     hub._engine = sa.create_engine("postgresql+psycopg://postgres@127.0.0.1:5432/gone")
-    with caplog.at_level("DEBUG", logger=events.__name__):
-        try:
-            hub._listen()
-        except KeyboardInterrupt:
-            pass
+    with caplog.at_level("DEBUG", logger=events.__name__), pytest.raises(Enough):
+        hub._listen()
     assert pauses == [1, 2, 4, 8, 16, 32, 60, 60, 1, 2, 4]
     warnings = [r for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 2  # the first failure, and the first after listening again
