@@ -143,6 +143,11 @@ SUNDANESE = [
     "EntinKartikasaripuspitaDewiSuryaningrata",
 ]
 LONG_TABLES = {"oh_hell": (7, {"sequence": "down"}), "spades": (4, {})}
+#: The entry's rows, in bidding order: from the dealer's left, the dealer last.
+LONG_TABLES_ROWS = {
+    "oh_hell": SUNDANESE[1:7] + SUNDANESE[:1],
+    "spades": SUNDANESE[1:4] + SUNDANESE[:1],
+}
 
 
 @pytest.mark.parametrize(
@@ -178,6 +183,16 @@ def test_long_names_fit_a_small_phone_in_sundanese(small_phone, make_app, kind, 
     assert width <= SMALL_PHONE["width"], f"{kind}: the page is {width} px wide: {wider}"
     # Nor a box of it that scrolls sideways (the sheet included).
     assert page.evaluate(SIDEWAYS) == []
+    # Each long name breaks inside its box beside the pills and the total (three lines at most,
+    # not three of a row's own); and Save is on the screen.
+    heads = page.evaluate(
+        """() => [...document.querySelectorAll('form#entry .row-head')].map((head) => [
+             head.getBoundingClientRect().height, head.querySelector('.name').textContent])"""
+    )
+    assert [name for _height, name in heads] == LONG_TABLES_ROWS[kind]
+    assert max(height for height, _name in heads) <= 56, heads
+    save = page.locator("form#entry [data-save]").bounding_box()
+    assert save["y"] + save["height"] <= SMALL_PHONE["height"]
     if page.locator(".sheet-card").count():
         page.locator(".sheet-card").scroll_into_view_if_needed()
         screenshot(page, f"sheet-{kind}-{phase}-long-names-su")
