@@ -316,3 +316,72 @@ def test_resuming_with_last_event_id_sends_only_what_changed(app, api):
         buffered=False,
     )
     assert read_events(again, 1) == []  # nothing new: the stream ends with its lifetime
+
+
+def test_a_spades_phone_bids_blind_nil_only_when_its_team_may(app, api):
+    """Spades with blind nil: a phone bids it as {"bid": 0, "blind_nil": true} when its team
+    is at least 100 behind (RULES.md, Spades), the other team's phone is refused with the
+    rules' own code, and the hand opens with the blind nil in its entry."""
+    game = new_game(api, game="spades", blind_nil=True)
+    ours, theirs = {"Ann", "Cy"}, {"Ben", "Dee"}
+    first = {
+        "bids": {"Ann": 5, "Ben": 3, "Cy": 5, "Dee": 3},
+        "tricks": {"Ann": 0, "Ben": 7, "Cy": 0, "Dee": 6},
+    }
+    assert api.post(f"/games/{game}/hands", first).status_code == 201  # Ann & Cy: -100 to 67
+    phones = seats_for(app, api, game)
+    order = api.get(f"/games/{game}").get_json()["next"]["order"]
+    blind = next(name for name in order if name in ours)
+    for name in order:
+        phone = phones[name]
+        if name in theirs:
+            refused = phone.api.request("PUT", "/seat/entry", json={"bid": 0, "blind_nil": True})
+            assert refused.status_code == 422, refused.text
+            assert refused.get_json()["errors"][0]["code"] == "blind_nil_not_allowed"
+            seen = phone.bid(3)
+        elif name == blind:
+            sent = phone.api.request("PUT", "/seat/entry", json={"bid": 0, "blind_nil": True})
+            assert sent.status_code == 200, sent.text
+            seen = sent.get_json()
+            if seen["draft"] is not None:
+                assert seen["draft"]["marks"] == {"blind_nil": [blind]}
+        else:
+            seen = phone.bid(4)
+    opened = seen["state"]["hands"][1]
+    assert opened["status"] == "playing"
+    assert opened["input"]["blind_nil"] == [blind]
+    assert opened["input"]["bids"][blind] == 0
+
+
+def test_a_mark_the_game_does_not_take_is_refused(app, api):
+    game = new_game(api, game="spades")  # blind nil off
+    phones = seats_for(app, api, game)
+    first = api.get(f"/games/{game}").get_json()["next"]["order"][0]
+    sent = phones[first].api.request("PUT", "/seat/entry", json={"bid": 0, "blind_nil": True})
+    assert sent.status_code == 400, sent.text
+    assert sent.get_json()["errors"][0]["code"] == "wrong_type"
+    assert api.get(f"/games/{game}/draft").get_json()["entries"] == {}
+
+
+def test_the_seat_page_offers_blind_nil_to_the_team_behind_only(app, api):
+    game = new_game(api, game="spades", blind_nil=True)
+    first = {
+        "bids": {"Ann": 5, "Ben": 3, "Cy": 5, "Dee": 3},
+        "tricks": {"Ann": 0, "Ben": 7, "Cy": 0, "Dee": 6},
+    }
+    assert api.post(f"/games/{game}/hands", first).status_code == 201  # Ann & Cy: -100 to 67
+    link = api.post(f"/games/{game}/seat-link").get_json()["url"].split("/play/")[1]
+    order = api.get(f"/games/{game}").get_json()["next"]["order"]
+    blind = next(name for name in order if name in ("Ann", "Cy"))
+    for name in order:
+        phone = app.test_client()
+        phone.post(f"/play/{link}", data={"player": name})
+        page = phone.get(f"/play/{link}/seat")
+        assert page.status_code == 200
+        assert ("Bid blind nil" in page.text) == (name in ("Ann", "Cy")), name
+        sent = {"value": "0", "mark": "blind_nil"} if name == blind else {"value": "3"}
+        answer = phone.post(f"/play/{link}/seat", data=sent)
+        assert answer.status_code == 302, answer.text
+    hand = api.get(f"/games/{game}").get_json()["hands"][1]
+    assert hand["input"]["blind_nil"] == [blind]
+    assert hand["input"]["bids"] == {name: 0 if name == blind else 3 for name in order}

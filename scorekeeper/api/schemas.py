@@ -599,6 +599,11 @@ class Draft(Closed):
     )
     entered: list[str] = Field(description="Who has entered, in the hand's order")
     waiting: list[str] = Field(description="Who is still to enter, in the hand's order")
+    marks: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="The game's marks a seat set beside its value (GameRules.seat_marks), "
+        "each with the names on it; under secret bidding only the reader's own",
+    )
 
 
 class SeatView(Closed):
@@ -615,12 +620,24 @@ class GameEvent(Closed):
     draft: Draft | None = Field(description="The hand being entered, as this reader may see it")
 
 
-class SeatEntryBody(Closed):
+class SeatEntryFields(Closed):
     """A seat's own value for the hand being entered: ``bid`` (Oh Hell, Wizard, Spades) or
-    ``points`` (Hearts, score pad), as the game says."""
+    ``points`` (Hearts, score pad), as the game says, and the game's marks (``SeatEntryBody``)."""
 
     bid: Whole | None = None
     points: Whole | None = None
+
+
+#: The body of ``PUT /seat/entry``: the value, and every mark a registered game's seat may set
+#: beside it (``GameRules.seat_marks``, each sent as ``"<mark>": true``).
+SeatEntryBody = create_model(
+    "SeatEntryBody",
+    __base__=SeatEntryFields,
+    **{
+        mark: (bool | None, Field(None, description=f"Mark this seat: {mark} (as the game allows)"))
+        for mark in sorted({mark for plugin in GAMES.values() for mark in plugin.rules.seat_marks})
+    },
+)
 
 
 class DraftEntry(Closed):

@@ -161,6 +161,9 @@ class SeatEntry:
     ``opens``: the last value records the hand (its bids); otherwise the scorekeeper saves it.
     ``incomplete``: the rules' codes for a set still missing values (not a problem until
     the last value is in).
+    ``marks``: the entry's lists of names a seat may put itself on beside its value, sent as
+    ``{"<mark>": true}`` beside the value (``{"bid": 0, "<mark>": true}``); the rules check
+    the marked entry like any other.
     """
 
     key: str
@@ -169,6 +172,7 @@ class SeatEntry:
     secret: bool = False
     opens: bool = True
     incomplete: tuple[str, ...] = ()
+    marks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -333,6 +337,9 @@ class GameRules:
     #: The options ``worked_example`` depends on (the new-game page shows the example after
     #: the last of them and says it again when one changes).
     example_options: tuple[str, ...] = ()
+    #: Every mark a seat's phone of this game may send under some options (``SeatEntry.marks``;
+    #: the API document lists them).
+    seat_marks: tuple[str, ...] = ()
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError

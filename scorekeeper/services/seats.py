@@ -18,6 +18,7 @@ import hashlib
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import sqlalchemy as sa
@@ -186,6 +187,12 @@ class Draft:
     values: dict[str, Any]
     players: list[str]
     spec: SeatEntry
+    #: Each of the entry's marks (``SeatEntry.marks``) with the names on it, in the hand's order.
+    marked: dict[str, list[str]] = field(default_factory=dict)
+
+    def entry(self) -> dict[str, Any]:
+        """The values so far as the hand's entry: ``{key: {name: value}, mark: [names]}``."""
+        return {self.spec.key: dict(self.values), **{k: v for k, v in self.marked.items() if v}}
 
     @property
     def waiting(self) -> list[str]:
@@ -211,11 +218,17 @@ class Draft:
         return dict(self.values)
 
     def answer(self, reader: str | None = None) -> dict[str, Any]:
+        hidden = self.spec.secret
         return {
             "number": self.number,
             "entries": self.shown(reader),
             "entered": [name for name in self.players if name in self.values],
             "waiting": self.waiting,
+            "marks": {
+                mark: [name for name in names if not hidden or name == reader]
+                for mark, names in self.marked.items()
+                if names
+            },
         }
 
 
@@ -241,13 +254,18 @@ def draft_of(played: games.Played) -> Draft | None:
     players = _order(played)
     stored = game.draft or {}
     values: dict[str, Any] = {}
+    marked: dict[str, list[str]] = {}
     if stored.get("number") == number:
         members = game.members
         for position, value in stored.get("entries", {}).items():
             name = members[int(position)]
             if name in players:
                 values[name] = value
-    return Draft(number, values, players, spec)
+        for mark, positions in stored.get("marks", {}).items():
+            on = {members[int(position)] for position in positions}
+            if mark in spec.marks:
+                marked[mark] = [name for name in players if name in on and name in values]
+    return Draft(number, values, players, spec, marked)
 
 
 def _keep(game: Game, draft: Draft | None) -> None:
@@ -257,6 +275,13 @@ def _keep(game: Game, draft: Draft | None) -> None:
         members = game.members
         entries = {str(members.index(name)): value for name, value in draft.values.items()}
         game.draft = {"number": draft.number, "entries": entries}
+        marks = {
+            mark: [str(members.index(name)) for name in names]
+            for mark, names in draft.marked.items()
+            if names
+        }
+        if marks:
+            game.draft["marks"] = marks
     _touch(game)
 
 
@@ -266,9 +291,8 @@ def _check(played: games.Played, draft: Draft) -> None:
     game = played.game
     rules = played.rules
     entries = games.entries_of(game, played.setup)
-    trial = {draft.spec.key: dict(draft.values)}
     try:
-        rules.play(played.setup, [*entries, trial])
+        rules.play(played.setup, [*entries, draft.entry()])
     except RuleError as error:
         found = [
             each
@@ -289,7 +313,7 @@ def preview(played: games.Played, draft: Draft) -> Any:
         return played.state
     entries = games.entries_of(played.game, played.setup)
     try:
-        return played.rules.play(played.setup, [*entries, {draft.spec.key: dict(draft.values)}])
+        return played.rules.play(played.setup, [*entries, draft.entry()])
     except RuleError:
         return played.state
 
@@ -325,11 +349,18 @@ def _not_open(played: games.Played) -> Draft:
     return draft
 
 
-def enter(played: games.Played, name: str, value: object, by_seat: bool = True) -> games.Played:
+def enter(
+    played: games.Played,
+    name: str,
+    value: object,
+    by_seat: bool = True,
+    marks: Mapping[str, object] | None = None,
+) -> games.Played:
     """``name``'s value for the hand being entered (from that seat's phone, or with
-    ``by_seat`` False from the scorekeeper, who may enter any seat's in any order). The last
-    bid opens the hand; under secret bidding with the hook, a full set the hook forbids is
-    refused as a whole and every bid cleared."""
+    ``by_seat`` False from the scorekeeper, who may enter any seat's in any order), with the
+    ``marks`` it sets or clears (``{"<mark>": True}``: ``SeatEntry.marks``). The last bid
+    opens the hand; under secret bidding with the hook, a full set the hook forbids is refused
+    as a whole and every bid cleared."""
     game = played.game
     games.check_open(game)
     draft = _not_open(played)
@@ -351,7 +382,16 @@ def enter(played: games.Played, name: str, value: object, by_seat: bool = True) 
             )
     if isinstance(value, bool) or not isinstance(value, int):
         raise Refusal("wrong_type", _("Enter a whole number."), draft.spec.field)
+    for mark, on in (marks or {}).items():
+        if mark not in draft.spec.marks or not isinstance(on, bool):
+            only = _("Send this seat's %(field)s only.", field=draft.spec.field)
+            raise Refusal("wrong_type", only, mark)
     draft.values[name] = value
+    for mark in draft.spec.marks:
+        names = [other for other in draft.marked.get(mark, []) if other != name]
+        if (marks or {}).get(mark):
+            names.append(name)
+        draft.marked[mark] = [other for other in draft.players if other in names]
     try:
         _check(played, draft)
     except Refusal as refusal:
@@ -362,7 +402,7 @@ def enter(played: games.Played, name: str, value: object, by_seat: bool = True) 
         raise refusal
     if draft.complete and draft.spec.opens:
         game.draft = None
-        return games.record_hand(game, {draft.spec.key: dict(draft.values)}, draft.number)
+        return games.record_hand(game, draft.entry(), draft.number)
     _keep(game, draft)
     games.commit()
     # The game's state does not hold the draft: it is the one derived before the entry.

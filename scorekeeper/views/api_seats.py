@@ -156,9 +156,9 @@ def seat_entry():
     holder = seat_holder()
     played = games.played(holder.game)
     spec = played.rules.seat_entry(holder.game.options)
-    sent = body()
+    sent = {key: value for key, value in body().items() if value is not None}
     field = spec.field if spec is not None else None
-    if field is None or field not in sent or set(sent) != {field}:
+    if field is None or field not in sent or not set(sent) <= {field, *spec.marks}:
         raise Refusal(
             "not_your_turn" if spec is None else "wrong_type",
             _("Nothing to enter from the phones in this game.")
@@ -166,7 +166,8 @@ def seat_entry():
             else _("Send this seat's %(field)s only.", field=field),
             field,
         )
-    played = seats.enter(played, holder.name, sent[field])
+    marks = {mark: sent[mark] for mark in spec.marks if mark in sent}
+    played = seats.enter(played, holder.name, sent[field], marks=marks)
     return s.SeatView(
         seat=holder.name,
         draft=draft_answer(played, holder.name),

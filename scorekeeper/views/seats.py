@@ -232,7 +232,8 @@ def enter(link: str):
         value = int(raw) if raw.lstrip("-").isdigit() and raw.isascii() else None
         if value is None:
             raise Refusal("wrong_type", _("Enter a whole number."), "value")
-        seats.enter(games.played(holder.game), holder.name, value)
+        marks = dict.fromkeys(request.form.getlist("mark"), True)  # a mark's button
+        seats.enter(games.played(holder.game), holder.name, value, marks=marks)
     except Refusal as refusal:
         return _seat_page(_holder(link) or holder, link, refusal, raw, refusal.status)
     return redirect(url_for("seats.seat", link=link))

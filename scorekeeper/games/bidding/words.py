@@ -24,12 +24,17 @@ BID_HIGHLIGHTS = (
 )
 
 
-def bid_entry(simultaneous: bool = False) -> SeatEntry:
+def bid_entry(simultaneous: bool = False, marks: tuple[str, ...] = ()) -> SeatEntry:
     """Each player's phone enters its own bid: in turn from the dealer's left (the default),
     or all at once and secret until the last is in (simultaneous bidding). The last bid opens
-    the hand."""
+    the hand. ``marks``: the lists a bid may put its seat on (``SeatEntry.marks``)."""
     return SeatEntry(
-        "bids", "bid", in_turn=not simultaneous, secret=simultaneous, incomplete=("missing_bid",)
+        "bids",
+        "bid",
+        in_turn=not simultaneous,
+        secret=simultaneous,
+        incomplete=("missing_bid",),
+        marks=marks,
     )
 
 

@@ -112,6 +112,7 @@ class Spades(GameRules):
     max_players = 4
     hand_words = HANDS
     name_maps = ("bids", "tricks")
+    seat_marks = ("blind_nil",)
     name_lists = ("blind_nil",)
     plays_in_teams = True
     facts = (
@@ -198,7 +199,9 @@ class Spades(GameRules):
         return ngettext("%(num)s bag", "%(num)s bags", bags)
 
     def seat_entry(self, options: Mapping[str, Any]) -> Any:
-        return bid_entry()
+        # With blind nil, a phone bids it as {"bid": 0, "blind_nil": true}: the rules say
+        # whether its team may (blind_nil_not_allowed).
+        return bid_entry(marks=("blind_nil",) if options.get("blind_nil") else ())
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [
