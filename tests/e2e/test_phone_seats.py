@@ -165,3 +165,55 @@ def test_bids_in_turn_show_whose_turn_and_strike_the_dealer_s_forbidden_bid(
     expect(seats["Ann"].locator(".seat-entry")).to_contain_text("Nothing to enter")
     for context in contexts:
         context.close()
+
+
+def test_a_spades_seat_in_bengali_on_a_small_phone_bids_blind_nil(
+    small_phone, live_server, make_app
+):
+    """The seat pages at 360x740 in Bengali: the pick page and the seat's bid pad fit the
+    phone without a sideways swipe, in Bengali words and digits; the team 100 behind gets
+    'Bid blind nil', and the hand opens with it once the others have bid."""
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Account
+    from scorekeeper.services import games
+    from scorekeeper.services import seats
+    from tests.browser import SMALL_PHONE
+    from tests.conftest import make_account
+    from tests.e2e.test_phone_long_words import SIDEWAYS
+
+    app = make_app()
+    make_account(app)
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        game = games.create_game(account, "spades", PLAYERS, {"blind_nil": True}).game
+        first = {"bids": {"Ann": 5, "Ben": 3, "Cy": 5, "Dee": 3},
+                 "tricks": {"Ann": 0, "Ben": 7, "Cy": 0, "Dee": 6}}  # fmt: skip
+        games.record_hand(game, first)  # Ann & Cy: -100 against 67
+        played = games.played(game)
+        order = played.state.next["order"]
+        blind = next(name for name in order if name in ("Ann", "Cy"))
+        for name in order[: order.index(blind)]:  # the scorekeeper enters who bids before
+            played = seats.enter(played, name, 3, by_seat=False)
+        link = seats.make_link(game).seat_link
+        game_id = game.id
+    page = small_phone
+    page.context.add_cookies([{"name": "lang", "value": "bn", "url": live_server}])
+    page.goto(f"/play/{link}")
+    expect(page.locator("html")).to_have_attribute("lang", "bn")
+    screenshot(page, "seat-pick-bn")
+    assert page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+    page.locator(f'button[name="player"][value="{blind}"]').click()
+    pad = page.locator(".bid-pad")
+    expect(pad).to_be_visible()
+    expect(pad.get_by_role("button", name="১৩", exact=True)).to_be_visible()  # Bengali digits
+    blind_nil = page.get_by_role("button", name="ব্লাইন্ড নিল ডাকুন")
+    expect(blind_nil).to_be_visible()
+    screenshot(page, "seat-spades-blind-nil-bn")
+    assert page.evaluate("document.documentElement.scrollWidth") <= SMALL_PHONE["width"]
+    assert page.evaluate(SIDEWAYS) == []
+    blind_nil.click()
+    expect(blind_nil).to_have_count(0)  # bid: no longer this seat's turn
+    with app.app_context():
+        played = games.played(db.session.get(games.Game, game_id))
+        draft = seats.draft_of(played)
+        assert draft.values[blind] == 0 and draft.marked == {"blind_nil": [blind]}
