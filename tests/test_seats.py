@@ -385,3 +385,31 @@ def test_the_seat_page_offers_blind_nil_to_the_team_behind_only(app, api):
     hand = api.get(f"/games/{game}").get_json()["hands"][1]
     assert hand["input"]["blind_nil"] == [blind]
     assert hand["input"]["bids"] == {name: 0 if name == blind else 3 for name in order}
+
+
+def test_a_blind_nil_from_a_phone_stays_when_the_scorekeeper_saves_the_bids(app, api, logged_in):
+    """The scorekeeper's bids form comes with the phone's blind nil ticked: saving the form
+    (the other bids typed on it) keeps the blind nil, nothing the phone entered is lost."""
+    game = new_game(api, game="spades", blind_nil=True)
+    first = {
+        "bids": {"Ann": 5, "Ben": 3, "Cy": 5, "Dee": 3},
+        "tricks": {"Ann": 0, "Ben": 7, "Cy": 0, "Dee": 6},
+    }
+    assert api.post(f"/games/{game}/hands", first).status_code == 201  # Ann & Cy: -100 to 67
+    order = api.get(f"/games/{game}").get_json()["next"]["order"]
+    blind = next(name for name in order if name in ("Ann", "Cy"))
+    for name in order[: order.index(blind)]:
+        assert api.put(f"/games/{game}/draft", {"player": name, "value": 3}).status_code == 200
+    phones = seats_for(app, api, game, [blind])
+    sent = phones[blind].api.request("PUT", "/seat/entry", json={"bid": 0, "blind_nil": True})
+    assert sent.status_code == 200, sent.text
+    page = logged_in.get(f"/games/{game}").text
+    seat = PLAYERS.index(blind)
+    assert re.search(rf'name="blind-{seat}" value="y" checked', page), "the phone's blind nil"
+    form = {"phase": "bids", "blind_shown": "1", f"blind-{seat}": "y"}
+    form |= {f"bid-{PLAYERS.index(name)}": "0" if name == blind else "3" for name in order}
+    form["seats"] = re.search(r'name="seats" type="hidden" value="([^"]*)"', page).group(1)
+    saved = logged_in.post(f"/games/{game}/hands", data=form)
+    assert saved.status_code == 302, saved.text
+    hand = api.get(f"/games/{game}").get_json()["hands"][1]
+    assert hand["input"]["blind_nil"] == [blind]

@@ -55,6 +55,7 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["has_prefix"] = has_prefix
     app.jinja_env.globals["phone_draft"] = phone_draft
     app.jinja_env.globals["phone_values"] = phone_values
+    app.jinja_env.globals["phone_marks"] = phone_marks
     # The installed games by name, in the order the app offers them (the login page).
     app.jinja_env.globals["game_titles"] = lambda: [str(plugin.title) for plugin in GAMES.values()]
 
@@ -78,6 +79,13 @@ def phone_values(played) -> dict:
     """What the phones entered so far, for the scorekeeper's form (nothing that is secret)."""
     draft = phone_draft(played)
     return draft.shown() if draft is not None and not draft.spec.secret else {}
+
+
+def phone_marks(played) -> dict[str, list[str]]:
+    """The marks the phones set beside their values (``SeatEntry.marks``: who is on each), for
+    the scorekeeper's form, so that saving it keeps them (nothing that is secret)."""
+    draft = phone_draft(played)
+    return dict(draft.marked) if draft is not None and not draft.spec.secret else {}
 
 
 def signed(value: int) -> str:
