@@ -418,12 +418,3 @@ def clear(played: games.Played) -> games.Played:
         _touch(game)
         games.commit()
     return games.played(game)
-
-
-def draft_values(played: games.Played) -> Mapping[str, Any]:
-    """The values the phones entered for the hand being entered, for the scorekeeper's form
-    (empty under secret bidding until all are in: they are recorded by then)."""
-    draft = draft_of(played)
-    if draft is None or draft.spec.secret:
-        return {}
-    return dict(draft.values)

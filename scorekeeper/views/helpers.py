@@ -75,17 +75,23 @@ def phone_draft(played):
     return kept[1]
 
 
+def _open_draft(played):
+    """The phones' draft when the scorekeeper may see it (None under secret bidding)."""
+    draft = phone_draft(played)
+    return None if draft is None or draft.spec.secret else draft
+
+
 def phone_values(played) -> dict:
     """What the phones entered so far, for the scorekeeper's form (nothing that is secret)."""
-    draft = phone_draft(played)
-    return draft.shown() if draft is not None and not draft.spec.secret else {}
+    draft = _open_draft(played)
+    return draft.shown() if draft is not None else {}
 
 
 def phone_marks(played) -> dict[str, list[str]]:
     """The marks the phones set beside their values (``SeatEntry.marks``: who is on each), for
     the scorekeeper's form, so that saving it keeps them (nothing that is secret)."""
-    draft = phone_draft(played)
-    return dict(draft.marked) if draft is not None and not draft.spec.secret else {}
+    draft = _open_draft(played)
+    return dict(draft.marked) if draft is not None else {}
 
 
 def signed(value: int) -> str:

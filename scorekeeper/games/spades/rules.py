@@ -201,7 +201,7 @@ class Spades(GameRules):
     def seat_entry(self, options: Mapping[str, Any]) -> Any:
         # With blind nil, a phone bids it as {"bid": 0, "blind_nil": true}: the rules say
         # whether its team may (blind_nil_not_allowed).
-        return bid_entry(marks=("blind_nil",) if options.get("blind_nil") else ())
+        return bid_entry(marks=self.seat_marks if options.get("blind_nil") else ())
 
     def option_specs(self, player_count: int) -> list[Option]:
         return [
