@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -138,6 +139,17 @@ def screenshot(page, name: str) -> None:
         page.emulate_media(color_scheme=scheme)
         page.screenshot(path=SCREENS / f"{name}-{size['width']}x{size['height']}-{scheme}.png")
     page.emulate_media(color_scheme="light")
+
+
+def wait_until(page, expression: str, arg=None, timeout: float = 20_000) -> None:
+    """Wait until an asynchronous check in the page comes true (a check of the caches or of
+    IndexedDB answers a Promise). Playwright's ``wait_for_function`` cannot do this: it takes
+    the Promise itself for a true answer and returns at once. ``page.evaluate`` awaits it."""
+    deadline = time.monotonic() + timeout / 1000
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still not true after {timeout / 1000:.0f} s: {expression}")
+        page.wait_for_timeout(100)
 
 
 def in_view(page, locator) -> bool:

@@ -51,10 +51,27 @@ self.addEventListener("message", (event) => {
   const path = event.data && event.data.keep;
   if (typeof path !== "string" || !GAME_PAGE.test(path)) return;
   const url = new URL(path, self.location.origin).href;
-  event.waitUntil(fetch(url, { credentials: "same-origin" })
-    .then((response) => (response.ok && !response.redirected ? keep(url, response) : null))
-    .catch(() => {}));
+  const asked = new Date().toISOString();
+  wanted.set(url, asked);
+  event.waitUntil(copyOf(url, asked, 1000));
 });
+
+// The newest copy asked for, by page: an older request's retries stop when a newer one comes.
+const wanted = new Map();
+
+// Fetch a page's copy; without a connection, again a little later (1 s, 2 s, 4 s, then every
+// 5 s for five minutes): the link may come back without an "online" event reaching the page.
+async function copyOf(url, asked, delay) {
+  const started = new Date().toISOString();
+  try {
+    const response = await fetch(url, { credentials: "same-origin" });
+    if (response.ok && !response.redirected) await keep(url, response, started);
+  } catch (error) {
+    if (Date.now() - Date.parse(asked) > 300000) return;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+    if (wanted.get(url) === asked) await copyOf(url, asked, Math.min(delay * 2, 5000));
+  }
+}
 
 // A write goes to the network as the page sent it (a save that gets no answer is kept by the
 // page's outbox, static/js/outbox.js, which sends it again when the link is back). Logging
@@ -76,6 +93,7 @@ async function staticFile(request) {
 
 async function gamePage(event, url) {
   const key = url.origin + url.pathname; // ?sheet=all is the same game
+  const asked = new Date().toISOString();
   let response;
   try {
     response = await fetch(event.request);
@@ -83,7 +101,7 @@ async function gamePage(event, url) {
     return (await keptCopy(key)) || offlinePage();
   }
   remember(event, response);
-  if (response.ok) event.waitUntil(keep(key, response.clone()));
+  if (response.ok) event.waitUntil(keep(key, response.clone(), asked));
   else if (response.type === "opaqueredirect") event.waitUntil(caches.delete(PAGES)); // logged out
   else if (response.status === 404) event.waitUntil(caches.open(PAGES).then((cache) => cache.delete(key)));
   else if (response.status >= 500) return (await keptCopy(key)) || response;
@@ -100,15 +118,18 @@ async function page(event) {
   }
 }
 
-// The copy of a game page, with the time it was made; the oldest copies beyond
-// CONFIG.kept_pages are dropped.
-async function keep(key, response) {
+// The copy of a game page, with the time it was asked for; the oldest copies beyond
+// CONFIG.kept_pages are dropped. Two fetches of one page may answer out of order (a slow one
+// asked for before a save, a quick one after it): the copy asked for later stays.
+async function keep(key, response, asked) {
   const headers = new Headers(response.headers);
   headers.delete("Content-Length");
   headers.delete("Content-Encoding");
-  headers.set(CONFIG.kept_at, new Date().toISOString());
+  headers.set(CONFIG.kept_at, asked);
   const copy = new Response(await response.blob(), { status: 200, headers });
   const cache = await caches.open(PAGES);
+  const kept = await cache.match(key, LOOSE);
+  if (kept && (kept.headers.get(CONFIG.kept_at) || "") > asked) return;
   await cache.put(key, copy);
   const keys = await cache.keys();
   if (keys.length <= CONFIG.kept_pages) return;

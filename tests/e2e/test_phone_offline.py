@@ -17,6 +17,7 @@ from tests.browser import LAUNCH_ARGS
 from tests.browser import PHONE
 from tests.browser import phone_settings
 from tests.browser import screenshot
+from tests.browser import wait_until
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 PASSWORD = "correct horse battery"
@@ -117,9 +118,8 @@ def test_a_game_page_is_installable_and_kept_for_reading_offline(browser, live_s
         state = page.evaluate("navigator.serviceWorker.ready.then((r) => r.active.state)")
         assert state in ("activating", "activated")
         page.wait_for_function("() => navigator.serviceWorker.controller !== null")
-        page.wait_for_function(
-            "() => caches.open('sk-pages').then((cache) => cache.keys()).then((k) => k.length)"
-        )
+        kept = "() => caches.open('sk-pages').then((cache) => cache.keys()).then((k) => k.length)"
+        wait_until(page, kept)
 
         # The reader turns to Bengali: the page, through the worker now, is kept in it.
         context.add_cookies([{"name": "lang", "value": "bn", "url": live_server}])

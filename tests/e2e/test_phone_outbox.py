@@ -29,6 +29,7 @@ from tests.browser import accessibility_problems
 from tests.browser import log_in
 from tests.browser import phone_settings
 from tests.browser import screenshot
+from tests.browser import wait_until
 from tests.conftest import make_account
 from tests.replay_check import check_database
 
@@ -159,7 +160,8 @@ def test_seven_hands_while_the_link_goes_down_and_up(browser, live_server, make_
                 # The phone's copy of the page is the page as it stands (the worker keeps one
                 # after each save; one asked for while the link was down is made when it is
                 # back), then the save is made without a connection: it waits on the phone.
-                page.wait_for_function(
+                wait_until(
+                    page,
                     """([phase, title]) => caches.open("sk-pages")
                         .then((cache) => cache.match(location.href, { ignoreVary: true }))
                         .then((copy) => copy && copy.text())
