@@ -39,6 +39,17 @@ def start_game(client, app, kind: str, seats: dict[str, int], dealer=None, **opt
     return client.post(f"/games/new?game={kind}", data=data)
 
 
+def pack(client, html: str, extension: str) -> str:
+    """The text of the one stylesheet (``css``) or script (``js``) a game page links to, its
+    pack (views/assets.py): fetched by its hashed URL, without compression."""
+    found = re.findall(rf'"(/static/packs/[a-z_]+\.{extension}\?v=[0-9a-f]{{10}})"', html)
+    assert len(found) == 1, found
+    with client.get(found[0]) as answer:
+        assert answer.status_code == 200, found[0]
+        assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        return answer.get_data(as_text=True)
+
+
 def csrf_token(html: str) -> str:
     """The CSRF token a page's forms carry."""
     return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)

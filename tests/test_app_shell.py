@@ -124,8 +124,13 @@ def test_the_worker_precaches_every_static_file_by_its_hashed_url(logged_in, api
     config = worker_config(logged_in)
     files = on_disk()
     precached = {url.split("?")[0]: url for url in config["precache"]}
-    assert set(precached) == set(files)
-    for plain, url in precached.items():
+    # Each game page's two packs (views/assets.py), and every file on disk.
+    packs = {f"/static/packs/{key}.{extension}" for key in GAMES for extension in ("css", "js")}
+    assert set(precached) == set(files) | packs
+    for plain in packs:
+        answer, _ = fetched(logged_in, precached[plain])
+        assert answer.status_code == 200, plain
+    for plain, url in ((plain, precached[plain]) for plain in files):
         digest = hashlib.sha256(files[plain].read_bytes()).hexdigest()[:10]
         assert url == f"{plain}?v={digest}"
         answer, _ = fetched(logged_in, url)

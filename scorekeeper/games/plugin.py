@@ -7,7 +7,8 @@
 - ``templates/``: ``show.html`` (the game page), ``edit.html`` (a correction), ``_sheet.html``
   (the score sheet), for the shared view ``_now.html`` and ``_upcoming.html`` (optional: its
   part of the view, its reminders of the hand to play next), and any partials they include;
-- ``static/`` (optional): ``game.css`` and ``game.js``, loaded on the game's pages;
+- ``static/`` (optional): ``game.css`` and ``game.js``, loaded on the game's pages (in one
+  pack with the app's own and its family's: ``views/assets.py``);
 - ``plugin.py``: ``GAME = GamePlugin.from_folder(__file__, RULES, form, schema)``, the one
   module that gathers the rest (the registry imports it); ``__init__.py`` imports nothing, so
   the rules import alone (pure Python: no form reader, no pydantic).
@@ -68,12 +69,21 @@ class GamePlugin(Folder):
     form: ModuleType
     schema: ModuleType
     folder: Path
+    #: The families whose folders the game's pages use too (their scripts and styles come
+    #: before the game's own in the page's pack: views/assets.py).
+    families: tuple[str, ...] = ()
 
     @classmethod
     def from_folder(
-        cls, init_file: str, rules: GameRules, form: ModuleType, schema: ModuleType
+        cls,
+        init_file: str,
+        rules: GameRules,
+        form: ModuleType,
+        schema: ModuleType,
+        families: tuple[str, ...] = (),
     ) -> GamePlugin:
-        return cls(rules=rules, form=form, schema=schema, folder=Path(init_file).resolve().parent)
+        folder = Path(init_file).resolve().parent
+        return cls(rules=rules, form=form, schema=schema, folder=folder, families=families)
 
     @property
     def key(self) -> str:

@@ -46,6 +46,33 @@ def asset_url(kind: str, filename: str) -> str:
     return url_for("game_assets.static", key=kind, filename=filename, v=file_hash(path))
 
 
+#: What a game page loads besides its game's own files (static/), by kind, in this order: the
+#: words every script reads, the app's enhancements, the sheet's corrections in place.
+PACKED = {"css": ["css/app.css"], "js": ["js/words.js", "js/app.js", "js/sheet.js"]}
+
+
+def pack_parts(kind: str, extension: str) -> list[Path]:
+    """The files of a game page's pack (``extension``: css or js), in the order they run: the
+    app's own (``PACKED``), then each family's of the game, then the game's own."""
+    plugin = GAMES[kind]
+    parts = [Path(current_app.static_folder) / name for name in PACKED[extension]]
+    for owner in [*(folder_of(family) for family in plugin.families), plugin]:
+        parts += sorted(owner.static_folder.glob(f"*.{extension}"))
+    return parts
+
+
+def pack_hash(kind: str, extension: str) -> str:
+    """A pack's version: the hash of its parts' hashes (a part changed, the pack's URL too)."""
+    hashes = "".join(file_hash(path) for path in pack_parts(kind, extension))
+    return hashlib.sha256(hashes.encode()).hexdigest()[:10]
+
+
+def pack_url(kind: str, extension: str) -> str:
+    """The URL of a game page's stylesheet or script: one file each (``views/static_files.py``
+    serves it), so a phone's first load of the page is three answers, not seven."""
+    return url_for("pack", kind=kind, extension=extension, v=pack_hash(kind, extension))
+
+
 def _files(folder: Path) -> list[str]:
     """The files under ``folder`` (relative, with /), hidden ones left out."""
     if not folder.is_dir():
@@ -58,9 +85,10 @@ def _files(folder: Path) -> list[str]:
 
 
 def every_asset_url() -> list[str]:
-    """Every static file of the app, of each installed game and of each family, by its hashed
-    URL: what a page may link to."""
+    """Every static file of the app, of each installed game and of each family, and each game
+    page's packs, by their hashed URLs: what a page may link to."""
     urls = [static_url(name) for name in _files(Path(current_app.static_folder))]
     for key in [*FAMILIES, *GAMES]:
         urls += [asset_url(key, name) for name in _files(folder_of(key).static_folder)]
+    urls += [pack_url(key, extension) for key in GAMES for extension in PACKED]
     return urls

@@ -14,6 +14,7 @@ from scorekeeper.i18n import locale_code
 from scorekeeper.i18n import number
 from scorekeeper.services.nights import night_title
 from scorekeeper.views.assets import asset_url
+from scorekeeper.views.assets import pack_url
 from scorekeeper.views.assets import static_url
 from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.sheet import sheet_of
@@ -33,7 +34,14 @@ def register(app: Flask) -> None:
             tags.append(Markup(tag).format(asset_url(kind, filename)))
         return Markup("\n  ").join(tags)
 
+    def game_pack(kind: str) -> Markup:
+        """The ``<link>`` and ``<script>`` tags of a game page: its packs (``pack_url``)."""
+        return Markup(
+            '<link rel="stylesheet" href="{}">\n  <script src="{}" defer></script>'
+        ).format(pack_url(kind, "css"), pack_url(kind, "js"))
+
     app.jinja_env.globals["static_url"] = static_url
+    app.jinja_env.globals["game_pack"] = game_pack
     app.jinja_env.globals["game_assets"] = game_assets
     app.jinja_env.globals["asset_url"] = asset_url
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions

@@ -29,7 +29,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
 #: The Cache-Control of a file whose URL names its version: kept a year, never asked again.
 KEPT_A_YEAR = "public, max-age=31536000, immutable"
 #: Endpoints serving static files (their URLs carry a content hash, ``?v=``).
-STATIC_ENDPOINTS = {"static", "game_assets.static"}
+STATIC_ENDPOINTS = {"static", "game_assets.static", "pack"}
 #: Static files a browser may open as a document of their own (an SVG can hold a script).
 DOCUMENT_TYPES = {"image/svg+xml", "text/html"}
 

@@ -23,6 +23,7 @@ from tests.conftest import make_account
 from tests.conftest import new_token
 from tests.openapi_check import document
 from tests.pages import game_id
+from tests.pages import pack
 from tests.pages import roster_ids
 from tests.pages import start_game
 from tests.pages import text
@@ -63,12 +64,8 @@ def test_partners_is_offered_set_up_and_played_on_the_pages(app, table):
     shown = table.get(f"/games/{game}")
     assert "Partners to 500" in shown.text
     assert "500 to go" in shown.text  # both teams, nothing scored yet
-    for asset in ("game.css", "game.js"):
-        link = re.search(rf'"(/static/games/partners/{asset}\?v=[^"]+)"', shown.text)
-        assert link, asset
-        served = table.get(link[1])
-        assert served.status_code == 200 and b"partners" in served.data
-        served.close()
+    for extension in ("css", "js"):
+        assert "partners" in pack(table, shown.text, extension), extension
 
     # Hand 1: Ann & Cy 120, Ben & Dee -30, Cy (seat 2) went out: +100 for Ann & Cy.
     assert hand(table, game, 1, 120, -30, went_out=2).status_code == 302

@@ -16,6 +16,7 @@ from tests.conftest import make_account
 from tests.conftest import new_token
 from tests.openapi_check import document
 from tests.pages import game_id
+from tests.pages import pack
 from tests.pages import start_game
 
 
@@ -33,10 +34,7 @@ def test_the_race_is_offered_set_up_and_played_on_the_pages(app, table):
     game = game_id(start_game(table, app, "race", {"Ann": 1, "Ben": 2}, target=10))
     shown = table.get(f"/games/{game}")
     assert "Race to 10" in shown.text
-    assert "/static/games/race/game.css" in shown.text
-    css = table.get(re.search(r'href="(/static/games/race/game.css[^"]*)"', shown.text)[1])
-    assert css.status_code == 200 and b"race-title" in css.data
-    css.close()
+    assert "race-title" in pack(table, shown.text, "css")
     assert roll(table, game, 1, 6, 2).status_code == 302
     refused = roll(table, game, 2, 7, 1)
     assert refused.status_code == 422

@@ -5,4 +5,4 @@ from scorekeeper.games.oh_hell import schema
 from scorekeeper.games.oh_hell.rules import RULES
 from scorekeeper.games.plugin import GamePlugin
 
-GAME = GamePlugin.from_folder(__file__, RULES, form, schema)
+GAME = GamePlugin.from_folder(__file__, RULES, form, schema, families=("bidding",))

@@ -5,4 +5,4 @@ from scorekeeper.games.wizard import form
 from scorekeeper.games.wizard import schema
 from scorekeeper.games.wizard.rules import RULES
 
-GAME = GamePlugin.from_folder(__file__, RULES, form, schema)
+GAME = GamePlugin.from_folder(__file__, RULES, form, schema, families=("bidding",))

@@ -8,8 +8,11 @@ import pytest
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.extensions import db
+from scorekeeper.games import GAMES
 from scorekeeper.models import Game
+from scorekeeper.views.static_files import SHRINK
 from tests.pages import game_id
+from tests.pages import pack
 from tests.pages import roster_ids
 from tests.pages import start_game
 
@@ -150,8 +153,10 @@ def test_options_seats_and_the_first_dealer_come_from_the_form(table, app):
     assert "If the loser of the game scored nothing, the winner" in page.text
     # Spades double: the suit chips are there; the knock-limit script and styles are loaded.
     assert 'name="upcard_suit" value="spades"' in page.text
-    assert "/static/games/oklahoma_gin/game.js" in page.text
-    assert "/static/games/oklahoma_gin/game.css" in page.text
+    folder = GAMES["oklahoma_gin"].static_folder
+    for extension, mimetype in (("js", "text/javascript"), ("css", "text/css")):
+        own = SHRINK[mimetype]((folder / f"game.{extension}").read_text())
+        assert own in pack(table, page.text, extension), extension
     assert "data-wake-lock" in page.text
 
 
