@@ -11,6 +11,8 @@ once per session (once per worker with ``-n``).
 
 from __future__ import annotations
 
+import base64
+import json
 import os
 import shutil
 import threading
@@ -181,6 +183,22 @@ def log_in(page, username: str = "friday-club", password: str = "correct horse b
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(lambda url: "/login" not in url)
+
+
+def api_account(
+    context, players=(), username: str = "friday-club", password: str = "correct horse battery"
+) -> dict[str, str]:
+    """An account and its ``players``, made through the API with the context's own request
+    client (its cookie jar: the browser has fetched nothing yet); the headers of a token for
+    it, for JSON bodies."""
+    request = context.request
+    assert request.post("/api/v1/accounts", data={"username": username, "password": password}).ok
+    basic = base64.b64encode(f"{username}:{password}".encode()).decode()
+    token = request.post("/api/v1/tokens", headers={"Authorization": f"Basic {basic}"}).json()
+    headers = {"Authorization": f"Bearer {token['token']}", "Content-Type": "application/json"}
+    for name in players:
+        request.post("/api/v1/players", data=json.dumps({"name": name}), headers=headers)
+    return headers
 
 
 def add_players(page, *names: str):

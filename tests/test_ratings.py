@@ -114,19 +114,24 @@ def test_equal_totals_share_a_rank(api):
     same(found, expected_ratings(api, [tie]))
 
 
-def test_teams_rate_as_teams_and_each_game_has_its_own_rating(api):
-    oh_hell = one_hand_oh_hell(api, ["Ann"])
-    spades = new_game(api, "spades", ["Ann", "Ben", "Cy", "Dee"], target=250)
-    for number in (1, 2, 3):
-        bids = {"Ann": 6, "Ben": 1, "Cy": 6, "Dee": 0}
-        tricks = {"Ann": 6, "Ben": 1, "Cy": 6, "Dee": 0}
+def spades_to_the_end(api, bids: dict[str, int], tricks: dict[str, int]) -> int:
+    """A Spades game to 250 of Ann & Cy against Ben & Dee, the same hand every time, played
+    until it ends."""
+    game = new_game(api, "spades", ["Ann", "Ben", "Cy", "Dee"], target=250)
+    for number in range(1, 10):
         answer = api.post(
-            f"/games/{spades}/hands", {"number": number, "bids": bids, "tricks": tricks}
+            f"/games/{game}/hands", {"number": number, "bids": bids, "tricks": tricks}
         )
         assert answer.status_code == 201, answer.text
         if answer.get_json()["status"] == "finished":
-            break
-    assert api.get(f"/games/{spades}").get_json()["status"] == "finished"
+            return game
+    raise AssertionError("the Spades game did not end")
+
+
+def test_teams_rate_as_teams_and_each_game_has_its_own_rating(api):
+    oh_hell = one_hand_oh_hell(api, ["Ann"])
+    made = {"Ann": 6, "Ben": 1, "Cy": 6, "Dee": 0}
+    spades = spades_to_the_end(api, made, made)
     found = served(api, game="spades")
     same(found, expected_ratings(api, [spades]))
     assert found["Ann"][:2] == pytest.approx(found["Cy"][:2])  # partners move together

@@ -902,6 +902,12 @@ def player_ratings(account: Account, player_id: int) -> dict[str, rating_steps.R
     return rating_steps.player_ratings(account.id, player_id)
 
 
+def player_rating_history(account: Account, player_id: int, where: str) -> list[float]:
+    """The player's ordinal after each of their games in a scope (after ``player_ratings``,
+    which rates what was not rated yet)."""
+    return rating_steps.player_history(account.id, player_id, where)
+
+
 def _rate_unrated(account_id: int) -> None:
     """Finished games stored before the ratings existed have no standings: derive them (one
     replay each, once) and rate the account from its first game."""

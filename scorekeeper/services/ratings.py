@@ -362,3 +362,18 @@ def player_ratings(account_id: int, player_id: int) -> dict[str, Rating]:
         .where(RatingStep.account_id == account_id, RatingStep.player_id == player_id)
     ).all()
     return {where: Rating(player_id, "", mu, sigma, games) for where, mu, sigma, games in rows}
+
+
+def player_history(account_id: int, player_id: int, where: str) -> list[float]:
+    """One player's ordinal after each of their games in a scope, oldest first (one query,
+    on the index of the player's steps)."""
+    rows = db.session.execute(
+        sa.select(RatingStep.mu, RatingStep.sigma)
+        .where(
+            RatingStep.account_id == account_id,
+            RatingStep.scope == where,
+            RatingStep.player_id == player_id,
+        )
+        .order_by(RatingStep.position)
+    )
+    return [mu - 3 * sigma for mu, sigma in rows]

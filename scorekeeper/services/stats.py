@@ -46,6 +46,7 @@ from scorekeeper.models import PlayerStat
 from scorekeeper.models import Seat
 from scorekeeper.services import games
 from scorekeeper.services import players as roster
+from scorekeeper.services.ratings import ALL
 from scorekeeper.services.ratings import Rating
 from scorekeeper.services.results import BEST
 from scorekeeper.services.results import END
@@ -179,6 +180,8 @@ class PlayerStats:
     kinds: dict[str, KindStats]
     #: The player's ratings now, by scope (``services/ratings.py``).
     ratings: dict[str, Rating] = field(default_factory=dict)
+    #: Their ordinal after each of their games over every card game, oldest first.
+    rating_history: list[float] = field(default_factory=list)
 
     @property
     def played(self) -> int:
@@ -251,7 +254,9 @@ def player_stats(account: Account, player_id: int) -> PlayerStats:
     for kind, stats in kinds.items():
         if stats.plugin.rules.head_to_head and stats.played:
             stats.head_to_head = head_to_head(player, kind)
-    return PlayerStats(player, kinds, games.player_ratings(account, player.id))
+    rated = games.player_ratings(account, player.id)
+    history = games.player_rating_history(account, player.id, ALL) if ALL in rated else []
+    return PlayerStats(player, kinds, rated, history)
 
 
 def head_to_head(player: Player, kind: str) -> list[HeadToHead]:
@@ -277,6 +282,77 @@ def head_to_head(player: Player, kind: str) -> list[HeadToHead]:
         for ref, name, played, won in rows
     ]
     return sorted(records, key=lambda r: (-r.played, sort_key(r.opponent.name)))
+
+
+@dataclass
+class Meeting:
+    """Two players' finished games of one kind together: how often each finished ahead."""
+
+    kind: str
+    played: int = 0
+    ahead: int = 0  # the first player finished ahead of the other
+    behind: int = 0
+
+    @property
+    def level(self) -> int:
+        return self.played - self.ahead - self.behind
+
+    @property
+    def title(self) -> str:
+        return GAMES[self.kind].title
+
+
+@dataclass
+class Versus:
+    """Head to head: ``player`` against ``other`` in every finished game they both played,
+    by the final standings (a tie when they share a rank, or are partners)."""
+
+    player: Player
+    other: Player
+    kinds: dict[str, Meeting] = field(default_factory=dict)
+
+    @property
+    def total(self) -> Meeting:
+        meetings = self.kinds.values()
+        return Meeting(
+            "",
+            sum(m.played for m in meetings),
+            sum(m.ahead for m in meetings),
+            sum(m.behind for m in meetings),
+        )
+
+
+def versus(account: Account, player_id: int, other_id: int) -> Versus:
+    """Head to head between two players of the account (one query): their finished games
+    together and who finished ahead, by game, most played first."""
+    player = roster.get_player(account, player_id)
+    other = roster.get_player(account, other_id)
+    me, them = aliased(Seat), aliased(Seat)
+    rows = db.session.execute(
+        sa.select(Game.kind, Game.standing, me.position, them.position)
+        .join(me, me.game_id == Game.id)
+        .join(them, them.game_id == Game.id)
+        .where(
+            Game.account_id == account.id,
+            Game.status == "finished",
+            me.player_id == player.id,
+            them.player_id == other.id,
+        )
+    )
+    found: dict[str, Meeting] = {}
+    for kind, standing, mine, theirs in rows:
+        if kind not in GAMES:
+            continue  # a game no longer installed
+        ranks = {seat: rank for rank, seats in standing or [] for seat in seats}
+        if mine not in ranks or theirs not in ranks:
+            continue
+        meeting = found.setdefault(kind, Meeting(kind))
+        meeting.played += 1
+        # A lower rank finished higher (rank 1 won).
+        meeting.ahead += ranks[mine] < ranks[theirs]
+        meeting.behind += ranks[mine] > ranks[theirs]
+    ordered = sorted(found.values(), key=lambda m: (-m.played, sort_key(str(m.title))))
+    return Versus(player, other, {meeting.kind: meeting for meeting in ordered})
 
 
 # Leaderboards ------------------------------------------------------------------------------

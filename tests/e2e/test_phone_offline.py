@@ -6,7 +6,6 @@ the pages last seen (Bengali here, after English: its words and its digits)."""
 
 from __future__ import annotations
 
-import base64
 import json
 import re
 
@@ -16,6 +15,7 @@ from scorekeeper.games import GAMES
 from tests.browser import CHROMIUM
 from tests.browser import LAUNCH_ARGS
 from tests.browser import PHONE
+from tests.browser import api_account
 from tests.browser import phone_settings
 from tests.browser import screenshot
 from tests.browser import wait_until
@@ -37,18 +37,12 @@ FIRST_LOAD_HEADERS = 1400
 BENGALI_DIGIT = re.compile("[০-৯]")
 
 
-def logged_in_with_a_game(context) -> int:
-    """An account, its players and an Oh Hell game with two hands, made through the API and the
-    login form in the context's own cookie jar: the browser has fetched nothing yet."""
+def logged_in_with_a_game(context, players=PLAYERS) -> tuple[int, dict[str, str]]:
+    """An account, its ``players`` and an Oh Hell game of the first four with two hands, made
+    through the API and the login form in the context's own cookie jar (the browser has
+    fetched nothing yet); the game, and the headers of an API token."""
     request = context.request
-    assert request.post(
-        "/api/v1/accounts", data={"username": "friday-club", "password": PASSWORD}
-    ).ok
-    basic = base64.b64encode(f"friday-club:{PASSWORD}".encode()).decode()
-    token = request.post("/api/v1/tokens", headers={"Authorization": f"Basic {basic}"}).json()
-    headers = {"Authorization": f"Bearer {token['token']}", "Content-Type": "application/json"}
-    for name in PLAYERS:
-        request.post("/api/v1/players", data=json.dumps({"name": name}), headers=headers)
+    headers = api_account(context, players, password=PASSWORD)
     body = {"game": "oh_hell", "players": PLAYERS}
     game = request.post("/api/v1/games", data=json.dumps(body), headers=headers).json()["id"]
     for number in (1, 2):
@@ -59,7 +53,7 @@ def logged_in_with_a_game(context) -> int:
     csrf = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', login_page).group(1)
     form = {"csrf_token": csrf, "username": "friday-club", "password": PASSWORD}
     assert request.post("/login", form=form, max_redirects=0).status == 302
-    return game
+    return game, headers
 
 
 def first_load_bytes(page, url: str) -> tuple[int, int, list[str]]:
@@ -104,7 +98,7 @@ def installed_phone(browser, live_server, profile):
 def test_a_game_page_is_installable_and_kept_for_reading_offline(browser, live_server, tmp_path):
     context = installed_phone(browser, live_server, tmp_path / "profile")
     try:
-        game = logged_in_with_a_game(context)
+        game, _headers = logged_in_with_a_game(context)
         page = context.pages[0] if context.pages else context.new_page()
         errors = []
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -177,20 +171,15 @@ def test_every_game_s_page_loads_in_at_most_15_kb_with_its_headers(browser, live
     phone with nothing cached: the page and its two packs, headers included, in 15 KB."""
     setup = browser.new_context(**phone_settings(live_server))
     try:
-        logged_in_with_a_game(setup)  # the account, its token, and a login cookie
-        request = setup.request
-        basic = base64.b64encode(f"friday-club:{PASSWORD}".encode()).decode()
-        token = request.post("/api/v1/tokens", headers={"Authorization": f"Basic {basic}"})
-        headers = {"Authorization": f"Bearer {token.json()['token']}"}
         names = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
-        for name in names[len(PLAYERS) :]:
-            request.post("/api/v1/players", data={"name": name}, headers=headers)
+        _game, headers = logged_in_with_a_game(setup, names)
+        request = setup.request
         measured = {}
         for kind, plugin in GAMES.items():
             rules = plugin.rules
             seated = names[: min(rules.max_players, len(names))]
             body = {"game": kind, "players": seated, "options": needed_options(rules)}
-            made = request.post("/api/v1/games", data=body, headers=headers)
+            made = request.post("/api/v1/games", data=json.dumps(body), headers=headers)
             assert made.ok, (kind, made.text())
             phone = browser.new_context(
                 storage_state=setup.storage_state(), **phone_settings(live_server)

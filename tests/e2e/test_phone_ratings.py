@@ -1,49 +1,73 @@
-"""The ratings page on a 390x844 phone, in English and in Bengali: the best first, the
-provisional ratings marked, the numbers in the reader's digits, nothing wider than the screen."""
+"""At phone size in Chromium (issue 23): a player's rating with its chart, and head to head
+with another player chosen on the page, in English and in Lao; nothing wider than the phone,
+no serious accessibility problem."""
 
 from __future__ import annotations
 
-import re
+import json
 
-import sqlalchemy as sa
 from playwright.sync_api import expect
 
-from scorekeeper.extensions import db
-from scorekeeper.models import Account
-from scorekeeper.services import games
+from tests.browser import accessibility_problems
+from tests.browser import api_account
+from tests.browser import log_in
 from tests.browser import screenshot
-from tests.browser import sign_up
+
+PLAYERS = ["Ann", "Benedikt-Alexander", "Cy", "Dee"]
 
 
-def one_hand(account, players, taker):
-    """A one-card Oh Hell game: ``taker`` bids 1 and takes the trick, the others bid 0."""
-    made = games.create_game(account, "oh_hell", players, {"sequence": "up", "max_cards": 1})
-    bids = {name: int(name == taker) for name in players}
-    games.record_hand(games.get_game(account, made.game.id), {"bids": bids, "tricks": bids})
+def finished_games(page) -> None:
+    """An account and three one-card Oh Hell games, each won by another player, through the
+    API in the phone's own cookie jar."""
+    request = page.context.request
+    headers = api_account(page.context, PLAYERS)
+    options = {"max_cards": 1, "sequence": "down"}
+    for winner in PLAYERS[:3]:
+        body = {"game": "oh_hell", "players": PLAYERS, "options": options}
+        game = request.post("/api/v1/games", data=json.dumps(body), headers=headers).json()["id"]
+        bids = {name: int(name == winner) for name in PLAYERS}
+        hand = json.dumps({"number": 1, "bids": bids, "tricks": bids})
+        answer = request.post(f"/api/v1/games/{game}/hands", data=hand, headers=headers)
+        assert answer.json()["status"] == "finished"
 
 
-def test_the_ratings_page_on_a_phone(app, phone):
-    sign_up(phone)
-    phone.wait_for_url(lambda url: "/signup" not in url)
-    with app.app_context():
-        account = db.session.scalar(sa.select(Account).where(Account.username == "friday-club"))
-        for taker in ("Cy", "Cy", "Ann"):
-            one_hand(account, ["Ann", "Ben", "Cy", "Dee"], taker)
-    phone.goto("/stats/")
-    phone.get_by_role("link", name=re.compile("^Ratings")).click()
-    expect(phone.get_by_role("heading", name="Ratings")).to_be_visible()
-    rows = phone.locator("table.board tbody th a")
-    expect(rows).to_have_count(4)
-    assert rows.nth(0).inner_text() == "Cy"
-    expect(phone.locator("table.board .tag", has_text="provisional")).to_have_count(4)
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    screenshot(phone, "ratings-en")
+def fits(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], width
 
-    phone.locator("footer").get_by_role("button", name="বাংলা").click()
-    phone.goto("/stats/ratings")
-    expect(phone.get_by_role("heading", name="রেটিং")).to_be_visible()
-    first = phone.locator("table.board tbody tr").first
-    expect(first.locator("td").first).to_have_text("১")
-    assert re.search("[০-৯]", first.locator("td").nth(1).inner_text())
-    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
-    screenshot(phone, "ratings-bn")
+
+def test_a_player_s_rating_chart_and_head_to_head_on_a_phone(axe_phone):
+    page = axe_phone
+    finished_games(page)
+    log_in(page)
+    page.goto("/stats/")
+    page.get_by_role("link", name="Ann").first.click()
+    rating = page.locator("section[aria-labelledby=rating-title]")
+    expect(rating.get_by_text("Every card game", exact=True)).to_be_visible()
+    chart = rating.locator("figure.rating-chart svg")
+    expect(chart).to_be_visible()
+    assert chart.locator("polyline").get_attribute("points").count(",") == 4  # 0 and 3 games
+    rating.get_by_text("The chart as a table").click()
+    expect(rating.locator("table tbody tr")).to_have_count(3)
+    fits(page)
+    assert accessibility_problems(page) == []
+    screenshot(page, "player-rating")
+
+    page.get_by_label("Head to head with").select_option(label="Benedikt-Alexander")
+    page.get_by_role("button", name="Compare").click()
+    expect(page.locator("h1")).to_contain_text("Ann and Benedikt-Alexander")
+    row = page.locator("table.board tbody tr")
+    expect(row).to_have_count(1)
+    # Ann won the first game, Benedikt-Alexander the second; Cy won the third: both missed.
+    expect(row.locator("td")).to_have_text(["3", "1", "1", "1"])
+    fits(page)
+    assert accessibility_problems(page) == []
+    screenshot(page, "head-to-head")
+
+    page.context.add_cookies([{"name": "lang", "value": "lo", "url": page.url}])
+    page.reload()
+    expect(page.locator("html")).to_have_attribute("lang", "lo")
+    expect(page.locator("h1")).to_contain_text("Ann ແລະ Benedikt-Alexander")
+    expect(page.get_by_text("ຕົວຕໍ່ຕົວກັບ")).to_be_visible()
+    fits(page)
+    screenshot(page, "head-to-head-lo")

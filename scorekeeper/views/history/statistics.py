@@ -8,10 +8,13 @@ from flask import request
 from flask_login import current_user
 
 from scorekeeper.games import GAMES
+from scorekeeper.games.i18n import _
 from scorekeeper.services import games
 from scorekeeper.services import players as roster
 from scorekeeper.services import ratings
 from scorekeeper.services import stats
+from scorekeeper.text import sort_key
+from scorekeeper.views.chart import chart
 from scorekeeper.views.history.blueprint import bp
 from scorekeeper.views.history.blueprint import titles
 
@@ -29,9 +32,67 @@ def stats_index():
 
 @bp.get("/stats/players/<int:player_id>")
 def player(player_id: int):
-    """One player's statistics, game by game."""
+    """One player's statistics, game by game, their ratings with a chart of their rating over
+    every card game, and a choice of another player to compare with."""
     found = stats.player_stats(current_user, player_id)
-    return render_template("history/player.html", stats=found, titles=titles())
+    return render_template(
+        "history/player.html",
+        stats=found,
+        rated=rating_lines(found.ratings),
+        rating_chart=rating_chart(found.player.name, found.rating_history),
+        others=[p for p in roster.roster(current_user) if p.id != found.player.id],
+        titles=titles(),
+    )
+
+
+def rating_lines(rated: dict[str, ratings.Rating]) -> list[tuple[str, ratings.Rating]]:
+    """A player's ratings as (what they rate, the rating): every card game first, then each
+    game by its title (a score pad's by its game's name)."""
+    lines = []
+    for where, rating in rated.items():
+        kind, _slash, variant = where.partition("/")
+        if where == ratings.ALL:
+            lines.append(((0,), _("Every card game"), rating))
+        elif kind in GAMES:
+            title = variant or str(GAMES[kind].title)
+            lines.append(((1, sort_key(title)), title, rating))
+    return [(title, rating) for _key, title, rating in sorted(lines, key=lambda line: line[0])]
+
+
+def rating_chart(name: str, history: list[float]) -> dict | None:
+    """The chart of a player's rating after each game (from the newcomer's 0), drawn like a
+    game's score chart (``views/chart.py``)."""
+    if not history:
+        return None
+    points = [0.0, *(round(ordinal, 1) for ordinal in history)]
+    series = stats.Progression([name], [str(i) for i in range(len(points))], {name: points})
+    return chart(series)
+
+
+@bp.get("/stats/players/<int:player_id>/versus")
+def versus(player_id: int):
+    """Head to head: the player against another (``?other=<id>``), in every finished game they
+    both played. Without another player (or with the same one), the page asks for one."""
+    player = roster.get_player(current_user, player_id)
+    other = request.args.get("other", "")
+    others = [p for p in roster.roster(current_user) if p.id != player.id]
+    if not other.isascii() or not other.isdigit() or int(other) == player.id:
+        return render_template(
+            "history/versus.html", player=player, others=others, meeting=None, titles=titles()
+        )
+    found = stats.versus(current_user, player.id, int(other))
+    rated = {
+        who.id: games.player_ratings(current_user, who.id).get(ratings.ALL)
+        for who in (found.player, found.other)
+    }
+    return render_template(
+        "history/versus.html",
+        player=player,
+        others=others,
+        meeting=found,
+        rated=rated,
+        titles=titles(),
+    )
 
 
 @bp.get("/stats/ratings")
