@@ -61,6 +61,35 @@ def test_an_unchanged_game_answers_304_and_a_change_a_new_page(app, api, game):
     assert "Hand 2" in changed.text
 
 
+def test_a_viewer_who_changes_language_gets_the_page_in_it_not_a_304(app, api, game):
+    path = share(api, game)
+    viewer = app.test_client()
+    english = viewer.get(path)
+    etag = english.headers["ETag"]
+    assert viewer.get(path, headers={"If-None-Match": etag}).status_code == 304
+    viewer.set_cookie("lang", "lo")
+    lao = viewer.get(path, headers={"If-None-Match": etag})
+    assert lao.status_code == 200
+    assert '<html lang="lo"' in lao.text and lao.headers["ETag"] != etag
+    assert viewer.get(path, headers={"If-None-Match": lao.headers["ETag"]}).status_code == 304
+    bengali = app.test_client().get(path, headers={"If-None-Match": etag, "Accept-Language": "bn"})
+    assert bengali.status_code == 200 and '<html lang="bn"' in bengali.text
+
+
+def test_the_view_has_the_score_chart_once_a_hand_is_scored(app, api, game):
+    path = share(api, game)
+    viewer = app.test_client()
+    assert 'id="chart-fold"' not in viewer.get(path).text  # hand 1 is bid, not scored
+    api.patch(f"/games/{game}/hands/1", {"tricks": {"Ann": 1, "Ben": 0, "Cy": 0}})
+    page = viewer.get(path).text
+    fold = re.search(r'<details class="card chart-fold" id="chart-fold">.*?</figure>', page, re.S)
+    assert fold and "<polyline" in fold[0]
+    # The chart's table: the running totals after hand 1, as the API's state says them.
+    totals = api.get(f"/games/{game}").get_json()["totals"]
+    cells = re.findall(r"<td>([^<]+)</td>", fold[0].split("<tbody>")[1])
+    assert cells == [str(totals[name]) for name in THREE]
+
+
 def test_revoking_ends_the_link_and_a_new_link_replaces_it(app, api, game):
     path = share(api, game)
     viewer = app.test_client()

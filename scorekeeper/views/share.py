@@ -20,9 +20,12 @@ from flask_login import login_required
 
 from scorekeeper.forms import ActionForm
 from scorekeeper.games.i18n import _
+from scorekeeper.i18n import locale_code
 from scorekeeper.services import games
 from scorekeeper.services import seats
 from scorekeeper.services import sharing
+from scorekeeper.services import stats
+from scorekeeper.views.chart import chart
 from scorekeeper.views.common import absolute_url
 from scorekeeper.views.games import owned_action
 
@@ -93,7 +96,9 @@ def qr_response(url: str) -> Response:
 
 
 def _etag(token: str, game_id: int, version: int) -> str:
-    raw = f"{VIEW_REVISION}:{game_id}:{version}:{token}".encode()
+    """The view's version as this reader gets it: the game's, and the reader's language (a
+    viewer who turns to Lao must not be told the English page they hold is current)."""
+    raw = f"{VIEW_REVISION}:{game_id}:{version}:{token}:{locale_code()}".encode()
     return hashlib.sha256(raw).hexdigest()[:32]
 
 
@@ -108,9 +113,12 @@ def view(token: str):
         response = Response(status=304)
     else:
         result = sharing.game_for_token(token)
+        series = stats.progression(result.state, result.rules.hand_word)
         response = Response(
             render_template(
                 "share/view.html",
+                series=series,
+                chart=chart(series),
                 played=result,
                 state=result.state,
                 game=result.game,

@@ -42,7 +42,10 @@
         const fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-live]");
         if (!fresh) return;
         const wasTurn = live.querySelector("[data-your-turn]");
+        // What the reader unfolded (the score chart) stays unfolded in the new version.
+        const open = [...live.querySelectorAll("details[open][id]")].map((details) => details.id);
         live.innerHTML = fresh.innerHTML;
+        open.forEach((id) => document.getElementById(id)?.setAttribute("open", ""));
         version = fresh.dataset.version;
         if (!wasTurn && live.querySelector("[data-your-turn]") && navigator.vibrate) {
           navigator.vibrate(200);

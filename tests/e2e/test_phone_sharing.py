@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from tests.browser import PHONE
 from tests.browser import add_players
+from tests.browser import screenshot
 from tests.browser import sign_up
 
 
@@ -42,6 +43,27 @@ def test_the_viewer_sees_each_hand_within_seconds(phone, browser, live_server):
     board = viewer.locator(".bid-board li")
     expect(board).to_have_count(3, timeout=5000)
     expect(viewer.locator(".balance")).to_contain_text("1 over")
+
+    # A scored hand gives the viewer the score chart, folded; unfolded, it stays open as the
+    # next hand comes in, and draws it.
+    def hand(form: str, values: dict[str, str], button: str) -> None:
+        for name, value in values.items():
+            row = phone.locator(f'form[{form}] li.row[data-player="{name}"]')
+            row.locator("label.chip span").get_by_text(value, exact=True).click()
+        phone.get_by_role("button", name=button).click()
+
+    hand("data-tricks-form", {"Ben": "1", "Cy": "0", "Ann": "0"}, "Save tricks")
+    fold = viewer.locator("details#chart-fold")
+    fold.locator("summary").first.click()
+    expect(fold.locator("svg.chart-svg")).to_be_visible()
+    expect(fold.locator("table tbody tr")).to_have_count(1)
+    hand("data-bids-form", {"Cy": "0", "Ann": "0", "Ben": "1"}, "Save bids")
+    hand("data-tricks-form", {"Cy": "1", "Ann": "0", "Ben": "1"}, "Save tricks")
+    expect(fold.locator("table tbody tr")).to_have_count(2, timeout=5000)
+    expect(fold).to_have_attribute("open", "")
+    expect(fold.locator("svg.chart-svg")).to_be_visible()
+    fold.scroll_into_view_if_needed()
+    screenshot(viewer, "shared-view-chart")
 
     phone.get_by_role("link", name="Share with the table").click()
     phone.get_by_role("button", name="Stop sharing").click()
