@@ -1,5 +1,7 @@
-"""Entry point: ``flask run`` and ``gunicorn app:app`` find the app here."""
+"""Entry point: ``flask run`` and ``gunicorn app:app`` find the app here (each gunicorn worker
+builds its own, then keeps its objects out of the collector's full passes: ``settled``)."""
 
-from scorekeeper import create_app
+from scorekeeper.factory import create_app
+from scorekeeper.factory import settled
 
-app = create_app()
+app = settled(create_app())

@@ -30,6 +30,7 @@ from sqlalchemy import event  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.factory import settled  # noqa: E402
 from scorekeeper.services import accounts  # noqa: E402
 
 PASSWORD = "bench password"
@@ -49,13 +50,15 @@ def p95_of(times: list[float]) -> float:
 
 
 def app_for(path: Path):
-    return create_app(
-        {
-            "SECRET_KEY": "bench",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-            "WTF_CSRF_ENABLED": False,
-            "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
-        }
+    return settled(
+        create_app(
+            {
+                "SECRET_KEY": "bench",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+                "WTF_CSRF_ENABLED": False,
+                "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+            }
+        )
     )
 
 

@@ -5,7 +5,8 @@ databases reused with ``--keep``), then times, through the test client, with the
 statements of each request:
 
 - ``GET /api/v1/ratings`` (every card game, and Oh Hell), ``/stats/ratings``, a player's
-  statistics, a night's recap (API and page): median and p95;
+  statistics (API, and the page with the rating chart), head to head of two players, a
+  night's recap (API and page): median and p95;
 - re-rating after a correction of the oldest finished game (every later game rated again):
   ``ratings.rerate`` from that game on, and the same from the newest game (the usual save).
 
@@ -57,7 +58,9 @@ def time_pages(path: Path, repeat: int) -> tuple[dict, dict]:
         night = db.session.scalar(
             sa.select(Night.id).where(Night.account_id == account.id).order_by(Night.id.desc())
         )
-        player = db.session.scalar(sa.select(Player.id).where(Player.account_id == account.id))
+        player, other = db.session.scalars(
+            sa.select(Player.id).where(Player.account_id == account.id).order_by(Player.id).limit(2)
+        ).all()
         oldest = db.session.scalar(
             sa.select(Game)
             .where(Game.account_id == account.id, Game.status == "finished")
@@ -85,6 +88,8 @@ def time_pages(path: Path, repeat: int) -> tuple[dict, dict]:
         "/api/v1/ratings?game=oh_hell",
         "/stats/ratings",
         f"/api/v1/players/{player}/stats",
+        f"/stats/players/{player}",
+        f"/stats/players/{player}/versus?other={other}",
         f"/api/v1/nights/{night}/recap",
         f"/nights/{night}",
     ]

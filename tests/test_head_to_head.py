@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from scorekeeper.views.history.statistics import CHART_POINTS
+from scorekeeper.views.history.statistics import rating_chart
 from tests.pages import text
 from tests.test_ratings import new_game
 from tests.test_ratings import one_hand_oh_hell
@@ -117,3 +119,15 @@ def test_head_to_head_in_bengali_writes_its_figures_in_bengali_digits(logged_in,
     assert "Ann ও Ben" in text(page.text)
     assert rows(page)["স্পেডস"] == ["১", "১", "০", "০"]
     assert "৩ একসঙ্গে খেলা" in text(page.text) and "মুখোমুখি" in page.text
+
+
+def test_a_long_career_is_drawn_every_few_games_and_its_table_lists_the_last_twenty(app):
+    history = [index / 10 for index in range(1, 501)]
+    with app.test_request_context():
+        drawn = rating_chart("Ann", history)
+    points = drawn["lines"][0]["points"].split()
+    assert len(points) <= CHART_POINTS + 1
+    assert drawn["xticks"][-1]["label"] == "500"  # the last game is always drawn
+    assert drawn["lines"][0]["final"] == 50.0
+    assert [number for number, _ in drawn["table"]] == list(range(481, 501))
+    assert drawn["table"][-1] == (500, 50.0)

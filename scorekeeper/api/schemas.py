@@ -31,6 +31,7 @@ from pydantic import model_serializer
 from pydantic import model_validator
 from pydantic_core import PydanticCustomError
 from pydantic_core import core_schema
+from typing_extensions import TypedDict
 
 from scorekeeper.errors import Refusal
 from scorekeeper.games import GAMES
@@ -733,7 +734,13 @@ class Recap(Closed):
     sentences: list[str] = Field(description="The story, in the reader's language")
 
 
-class RatingPoint(Closed):
+class RatingPoint(TypedDict):
+    """A closed JSON object like the models, but a typed dict: an answer of the ratings holds
+    tens of thousands of them at a long history, checked and written by pydantic's core in
+    about 25 ms where as models they took 450 ms."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid", strict=True)  # type: ignore[misc]
+
     game_id: int
     finished_at: Moment
     ordinal: float

@@ -170,6 +170,14 @@ def get_ratings():
     variant = request.args.get("variant")
     with as_refusal():
         where = ratings.ALL if game is None else ratings.scope(game, variant or "")
+    moments: dict[int, str] = {}  # each game's end, written once for all its players
+
+    def moment(game_id: int, at) -> str:
+        found = moments.get(game_id)
+        if found is None:
+            found = moments[game_id] = as_utc(at).isoformat()
+        return found
+
     return s.Ratings(
         game=game,
         variant=variant,
@@ -182,12 +190,12 @@ def get_ratings():
                 ordinal=line.ordinal,
                 games=line.games,
                 provisional=line.provisional,
-                history=[
-                    s.RatingPoint(
-                        game_id=point["game_id"],
-                        finished_at=as_utc(point["finished_at"]).isoformat(),
-                        ordinal=point["ordinal"],
-                    )
+                history=[  # s.RatingPoint, a typed dict
+                    {
+                        "game_id": point["game_id"],
+                        "finished_at": moment(point["game_id"], point["finished_at"]),
+                        "ordinal": point["ordinal"],
+                    }
                     for point in line.history
                 ],
             )

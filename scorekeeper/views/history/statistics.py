@@ -59,14 +59,24 @@ def rating_lines(rated: dict[str, ratings.Rating]) -> list[tuple[str, ratings.Ra
     return [(title, rating) for _key, title, rating in sorted(lines, key=lambda line: line[0])]
 
 
+#: The most points a rating chart draws (a long career is drawn every few games, the last one
+#: always), and the most games its table lists (the latest).
+CHART_POINTS, TABLE_ROWS = 120, 20
+
+
 def rating_chart(name: str, history: list[float]) -> dict | None:
     """The chart of a player's rating after each game (from the newcomer's 0), drawn like a
-    game's score chart (``views/chart.py``)."""
+    game's score chart (``views/chart.py``), with the latest games for its table."""
     if not history:
         return None
     points = [0.0, *(round(ordinal, 1) for ordinal in history)]
-    series = stats.Progression([name], [str(i) for i in range(len(points))], {name: points})
-    return chart(series)
+    step = -(-len(points) // CHART_POINTS)
+    kept = sorted({*range(0, len(points), step), len(points) - 1})
+    series = stats.Progression([name], [str(i) for i in kept], {name: [points[i] for i in kept]})
+    drawn = chart(series)
+    first = max(1, len(history) - TABLE_ROWS + 1)
+    drawn["table"] = [(number, history[number - 1]) for number in range(first, len(history) + 1)]
+    return drawn
 
 
 @bp.get("/stats/players/<int:player_id>/versus")
