@@ -113,6 +113,26 @@ def test_the_night_page_tells_the_story(api, logged_in):
     assert "Share this night" not in logged_in.get(f"/nights/{empty}").text
 
 
+def test_a_sentence_true_of_several_games_is_said_once_with_how_often(api):
+    night = api.post("/nights", {}).get_json()["id"]
+    for _ in range(2):  # Dee shoots the moon in hand 1 of two games of Hearts, and wins both
+        hearts = new_game(api, "hearts", FOUR, night, target=50)
+        hands = [
+            hearts_hand([0, 0, 0, 26]),
+            hearts_hand([0, 13, 13, 0]),
+            hearts_hand([13, 13, 0, 0]),
+        ]
+        assert play(api, hearts, *hands)["winners"] == ["Dee"]
+    recap = api.get(f"/nights/{night}/recap").get_json()
+    assert [h["kind"] for h in recap["highlights"]].count("moon") == 2  # each game's fact
+    assert recap["sentences"] == [
+        "Dee won Hearts. (×2)",
+        "Dee shot the moon in hand 1 of Hearts. (×2)",
+    ]
+    bengali = api.get(f"/nights/{night}/recap", headers={"Accept-Language": "bn"}).get_json()
+    assert all(line.endswith("(×২)") for line in bengali["sentences"])
+
+
 def test_another_account_s_night_has_no_recap(api, other_api):
     night = api.post("/nights", {}).get_json()["id"]
     assert other_api.get(f"/nights/{night}/recap").status_code == 404

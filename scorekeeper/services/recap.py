@@ -10,6 +10,7 @@ read from its facts the same way for every game, and said in its own whole sente
 
 from __future__ import annotations
 
+from collections import Counter
 from collections import defaultdict
 from dataclasses import dataclass
 from dataclasses import field
@@ -22,6 +23,7 @@ from scorekeeper.games.base import Highlight
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import names
+from scorekeeper.i18n import number as written
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandResult
@@ -50,12 +52,17 @@ class Recap:
 
     @property
     def sentences(self) -> list[str]:
+        """The story: who won what, then the highlights; a sentence true of several games
+        (Ann won two games of Oh Hell) is said once, with how often: "... (×2)"."""
         won = [
             _(WON, names=names(game["winners"]), game=game["title"])
             for game in self.games
             if game["winners"]
         ]
-        return won + [moment.sentence for moment in self.highlights]
+        said = Counter(won + [moment.sentence for moment in self.highlights])
+        return [
+            line if times == 1 else f"{line} (×{written(times)})" for line, times in said.items()
+        ]
 
 
 def _side_seats(game: Game) -> list[list[int]]:
