@@ -213,7 +213,7 @@ def test_a_keyed_save_costs_three_statements_more_and_a_save_without_a_key_none(
         assert api.post(f"/games/{game}/hands", second, **keyed("b2")).status_code == 201
     assert len(with_key["statements"]) == len(plain["statements"]) + 3
     assert len(with_key_tricks["statements"]) == len(plain_tricks["statements"]) + 3
-    assert len(with_key_tricks["statements"]) <= 9
+    assert len(with_key_tricks["statements"]) <= 10
     assert len(replayed["statements"]) == 4 and replayed["replays"] == 0
     print(
         f"hand save: {len(plain['statements'])} statements, keyed "

@@ -222,8 +222,8 @@ def as_it_stands(game: Game, refusal: Refusal) -> Played:
 
 
 def get_game(account: Account, game_id: int) -> Game:
-    """The account's game with its seats, players, hands and night (one query), or 404 for
-    anyone else's."""
+    """The account's game with its seats, players, hands and night (two queries, whatever the
+    game's length), or 404 for anyone else's."""
     game = db.session.execute(game_query(account, game_id)).unique().scalar_one_or_none()
     if game is None:
         raise NotFound(_("That game was not found."))
@@ -232,13 +232,15 @@ def get_game(account: Account, game_id: int) -> Game:
 
 def game_query(account: Account, game_id: int, *also):
     """The SELECT of ``get_game`` (with ``also``: more columns or entities, outer-joined by
-    the caller)."""
+    the caller). The hands come in a second statement of their own (``selectinload``): joined
+    to the seats, a 400-round game of two came back as 800 rows, each decoding the game's JSON
+    columns again (bench/long_game.py: that was half of a save's time at round 400)."""
     return (
         sa.select(Game, *also)
         .where(Game.id == game_id, Game.account_id == account.id)
         .options(
             joinedload(Game.seats),
-            joinedload(Game.hands),
+            selectinload(Game.hands),
             joinedload(Game.changes),
             joinedload(Game.night),
         )
