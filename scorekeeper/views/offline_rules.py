@@ -81,8 +81,11 @@ def _imports(path: Path, name: str) -> set[str]:
 
 def rules_modules() -> dict[str, Path]:
     """Every module of the app the phone's rules need: the roots, each installed game's rules
-    and what they import, with the packages above each of them."""
-    todo = [*ROOTS, *(f"scorekeeper.games.{key}.rules" for key in INSTALLED)]
+    and form reader (the phone reads the game page's form as the server does) and what they
+    import, with the packages above each of them."""
+    todo = [*ROOTS]
+    for key in INSTALLED:
+        todo += [f"scorekeeper.games.{key}.rules", f"scorekeeper.games.{key}.form"]
     found: dict[str, Path] = {}
     while todo:
         name = todo.pop()
