@@ -193,12 +193,26 @@ def _scored(state: Any) -> int:
     return sum(1 for hand in state.hands if hand.status == "scored")
 
 
+def seated_of(request: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+    """Whom the form is for: its ``seats`` field read against the game's ``members`` (as the
+    server reads it), the starting table for a form without them."""
+    members = list(request.get("members") or players)
+    raw = str((request.get("form") or {}).get("seats", ""))
+    parts = [part.strip() for part in raw.split(",")]
+    seats = [int(part) for part in parts if part.isascii() and part.isdigit()]
+    chosen = [members[seat] for seat in seats if seat < len(members)]
+    if not chosen or len(set(chosen)) != len(chosen):
+        return list(players)
+    return chosen
+
+
 def save(request: Mapping[str, Any]) -> dict[str, Any]:
     """A save of the game page's form made on the phone, as the server makes it: ``request``
     is ``play``'s with ``"action"`` ("record": the next hand; "update": complete or correct
     hand ``"number"``; "undo": the last hand), ``"phase"`` and ``"form"`` (the form's fields,
-    name to text) and ``"seated"`` (whom the form is for). The answer is the new record and its
-    state (``{"entries", "state"}``), or the refusal, with the server's codes and messages."""
+    name to text) and ``"members"`` (the game's seats, read with the form's ``seats``). The
+    answer is the new record and its state (``{"entries", "state"}``), or the refusal, with
+    the server's codes and messages."""
     try:
         key = request.get("game")
         rules = rules_of(key)
@@ -221,7 +235,7 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
             raw = raw[:at] + raw[at + 1 :]
         else:
             phase = str(request.get("phase") or "")
-            seated = list(request.get("seated") or players)
+            seated = seated_of(request, players)
             entry = form_of(key).read(request.get("form") or {}, seated, phase)
             if action == "record":
                 if number != hands + 1:
