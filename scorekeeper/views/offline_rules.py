@@ -189,6 +189,18 @@ def _plain_entry(entry: object) -> object:
     return entry
 
 
+@bp.get("/offline/play.js")
+def play_script():
+    """The game page's offline play (``static/js/play_offline.js``), loaded by the outbox
+    after the page is drawn: at a fixed address (the first load names no file of it), checked
+    again each time (``no-cache``: a small answer, 304 when unchanged)."""
+    response = send_from_directory(
+        current_app.static_folder, "js/play_offline.js", mimetype="text/javascript", max_age=0
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
 @bp.get("/offline/play/<int:game_id>.json")
 @login_required
 def play(game_id: int):

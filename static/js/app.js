@@ -291,8 +291,6 @@ function offline() {
     // The outbox (a game page's saves kept while the link is down), loaded after the page too.
     const outbox = document.body.dataset.outbox;
     if (outbox && window.indexedDB) document.head.append(Object.assign(document.createElement("script"), { src: outbox }));
-    const play = document.body.dataset.play; // offline play (play_offline.js): its switch, then the rules
-    if (play && window.indexedDB) document.head.append(Object.assign(document.createElement("script"), { src: play, type: "module" }));
     if (worker) worker.register(document.body.dataset.sw).then(() => worker.controller || keep(), () => {});
   };
   if (document.readyState === "complete") later();

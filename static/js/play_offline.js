@@ -4,8 +4,8 @@
 // outbox (outbox.js) keeps it: a refusal is shown at once with the server's message (in the
 // table's language), and nothing is kept; an accepted save updates the totals at once and is
 // kept, to be sent with its idempotency key when the link returns (the server replays it
-// with its own rules, and stays the authority). Loaded by app.js after a game page is drawn,
-// never with it; the rules runtime only once the switch is on.
+// with its own rules, and stays the authority). Loaded by the outbox (outbox.js) after a game
+// page is drawn, never with it; the rules runtime only once the switch is on.
 const match = location.pathname.match(/^\/games\/(\d+)$/);
 const gameId = match && match[1];
 const STORE = `sk-keep-${gameId}`;
