@@ -102,6 +102,8 @@ async function checkHere(form, submitter) {
   remember();
   showTotals(answer.state);
   if (window.Outbox) await Outbox.keep(form, submitter);
+  const state = document.querySelector("[data-keep-state]");
+  if (state) state.textContent = data.words.checked;
   document.body.dataset.offlineSaves = String(Number(document.body.dataset.offlineSaves || 0) + 1);
 }
 

@@ -82,6 +82,9 @@ def test_a_hand_saved_offline_is_checked_on_the_phone_and_synced(browser, live_s
     form.locator("[data-save]").click()
     expect(page.locator("body[data-offline-saves='1']")).to_be_attached()
     expect(form.locator("[data-offline-error]")).to_have_count(0)
+    expect(page.locator("[data-keep-state]")).to_have_text(
+        "Checked on this phone, sent when the link returns."
+    )
     phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
     assert phone["request"]["entries"] == [{"bids": dict.fromkeys(SEVEN, 0), "trump": None}]
     assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == 1
