@@ -101,6 +101,7 @@ async function checkHere(form, submitter) {
   data.state = answer.state;
   remember();
   showTotals(answer.state);
+  document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);
   if (window.Outbox) await Outbox.keep(form, submitter);
   const state = document.querySelector("[data-keep-state]");
   if (state) state.textContent = data.words.checked;
