@@ -25,7 +25,7 @@ async function refresh() {
 }
 
 async function rules() {
-  if (!data.urls) throw new Error("no rules on this server");
+  if (!data.urls) throw new Error(); // the rules' runtime is not installed on this server
   const module = await import(data.urls.script);
   await module.start(data.urls);
   return module;
@@ -45,7 +45,7 @@ function theSwitch() {
     state.textContent = data.words.loading;
     ready = ready || rules();
     ready.then(() => { state.textContent = data.words.kept; box.dataset.ready = ""; },
-      (error) => { state.textContent = String(error); ready = null; });
+      () => { state.textContent = ""; ready = null; });
   };
   input.addEventListener("change", () => {
     if (input.checked) { remember(); start(); } else { localStorage.removeItem(STORE); state.textContent = ""; delete box.dataset.ready; }
