@@ -590,8 +590,8 @@ class SeatToken(Closed):
     )
 
 
-#: Every word a registered game's seat may send instead of a number (``GameRules.seat_words``:
-#: a call of "pass"), and a seat's value: a whole number or one of those words.
+#: Every word a registered game's seat may send instead of a number (``GameRules.seat_words``),
+#: and a seat's value: a whole number or one of those words.
 SEAT_WORDS = tuple(sorted({word for plugin in GAMES.values() for word in plugin.rules.seat_words}))
 SeatValue = Whole | Literal[SEAT_WORDS] if SEAT_WORDS else Whole
 
@@ -611,8 +611,8 @@ class Draft(Closed):
     )
     choices: list[int | Literal[SEAT_WORDS]] | None = Field(
         None,
-        description="What the seat whose turn it is may send now (a call of the auction: "
-        '"pass" or a bid above the high bid); null: any whole number the rules take',
+        description="What the seat whose turn it is may send now (GameRules.seat_choices); "
+        "null: any whole number the rules take",
     )
     marks: dict[str, list[str]] = Field(
         default_factory=dict,
@@ -661,7 +661,7 @@ class DraftEntry(Closed):
     """The scorekeeper enters any seat's value for the hand being entered."""
 
     player: Name
-    value: SeatValue = Field(description='A whole number, or the game\'s word ("pass")')
+    value: SeatValue = Field(description="A whole number, or one of the game's words")
 
 
 class Restored(Closed):

@@ -348,6 +348,19 @@ def test_the_scorekeeper_sees_the_phones_calls_and_saves_the_rest(app, api, logg
     assert api.get(f"/games/{game}/draft").status_code == 404  # the hand is open
 
 
+def test_the_shared_view_shows_the_calls_so_far(app, api):
+    game = new_game(api)
+    share = api.post(f"/games/{game}/share").get_json()["url"].replace("http://localhost", "")
+    phones = seats_for(app, api, game, ["Ben", "Cy"])
+    call(phones["Ben"], "pass")
+    call(phones["Cy"], 1)
+    page = app.test_client().get(share).text
+    draft = re.search(r"<section class=\"card draft\".*?</section>", page, re.S).group(0)
+    rows = re.findall(r'<span class="who">(\w+)</span><span class="total">([^<]+)<', draft)
+    assert rows == [("Ben", "Pass"), ("Cy", "1"), ("Dee", "waiting"), ("Ann", "waiting")]
+    assert "Clear what the phones entered" not in draft  # the scorekeeper's button only
+
+
 @pytest.mark.parametrize(
     ("language", "words"),
     [
