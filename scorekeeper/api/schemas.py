@@ -590,16 +590,30 @@ class SeatToken(Closed):
     )
 
 
+#: Every word a registered game's seat may send instead of a number (``GameRules.seat_words``),
+#: and a seat's value: a whole number or one of those words.
+SEAT_WORDS = tuple(sorted({word for plugin in GAMES.values() for word in plugin.rules.seat_words}))
+SeatValue = Whole | Literal[SEAT_WORDS] if SEAT_WORDS else Whole
+
+
 class Draft(Closed):
     """The hand being entered from the phones (RULES.md, "each player on their own phone")."""
 
     number: int = Field(description="The hand's number")
-    entries: dict[str, int | Literal["secret"]] = Field(
+    entries: dict[str, int | Literal[(*SEAT_WORDS, "secret")]] = Field(
         description='Each entered value by player; "secret" under secret bidding, to every '
         "reader but the seat itself, until the last value is in"
     )
     entered: list[str] = Field(description="Who has entered, in the hand's order")
     waiting: list[str] = Field(description="Who is still to enter, in the hand's order")
+    turn: str | None = Field(
+        None, description="Whose turn it is, when the game's phones enter in turn (else null)"
+    )
+    choices: list[int | Literal[SEAT_WORDS]] | None = Field(
+        None,
+        description="What the seat whose turn it is may send now (GameRules.seat_choices); "
+        "null: any whole number the rules take",
+    )
     marks: dict[str, list[str]] = Field(
         default_factory=dict,
         description="The game's marks a seat set beside its value (GameRules.seat_marks), "
@@ -622,10 +636,12 @@ class GameEvent(Closed):
 
 
 class SeatEntryFields(Closed):
-    """A seat's own value for the hand being entered: ``bid`` (Oh Hell, Wizard, Spades) or
-    ``points`` (Hearts, score pad), as the game says, and the game's marks (``SeatEntryBody``)."""
+    """A seat's own value for the hand being entered: ``bid`` (Oh Hell, Wizard, Spades),
+    ``call`` (Pitch: "pass" or a bid) or ``points`` (Hearts, score pad), as the game says, and
+    the game's marks (``SeatEntryBody``)."""
 
     bid: Whole | None = None
+    call: SeatValue | None = None
     points: Whole | None = None
 
 
@@ -645,7 +661,7 @@ class DraftEntry(Closed):
     """The scorekeeper enters any seat's value for the hand being entered."""
 
     player: Name
-    value: Whole
+    value: SeatValue = Field(description="A whole number, or one of the game's words")
 
 
 class Restored(Closed):

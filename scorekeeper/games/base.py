@@ -164,6 +164,15 @@ class SeatEntry:
     ``marks``: the entry's lists of names a seat may put itself on beside its value, sent as
     ``{"<mark>": true}`` beside the value (``{"bid": 0, "<mark>": true}``); the rules check
     the marked entry like any other.
+    ``turns``: the entry holds the values as a list of turns in the hand's order, ``[[name,
+    value], ...]``, not a map; a seat still to enter holds None there (its code is one of
+    ``incomplete``). Every value is entered in turn, the scorekeeper's too; a value changed
+    by the scorekeeper drops the turns after it (they were made after it).
+    ``choices``: every value a seat may ever send, in the order its pad shows them (empty:
+    a whole number); which of them the seat whose turn it is may send now is
+    ``GameRules.seat_choices``. A seat left with a single choice has it entered for it.
+    ``words``: the values that are words, not numbers, each with what a person reads for it
+    (``(word, label)``); a seat sends the word.
     """
 
     key: str
@@ -173,6 +182,20 @@ class SeatEntry:
     opens: bool = True
     incomplete: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()
+    turns: bool = False
+    choices: tuple[Any, ...] = ()
+    words: tuple[tuple[str, Any], ...] = ()
+
+    def word(self, value: Any) -> str | None:
+        """``value`` as one of the entry's words (spaces and capitals aside), or None."""
+        if not isinstance(value, str):
+            return None
+        said = value.strip().lower()
+        return next((word for word, _label in self.words if word == said), None)
+
+    def label(self, value: Any) -> Any:
+        """What a person reads for one of the entry's words (None for a number)."""
+        return next((label for word, label in self.words if word == value), None)
 
 
 @dataclass(frozen=True)
@@ -340,6 +363,9 @@ class GameRules:
     #: Every mark a seat's phone of this game may send under some options (``SeatEntry.marks``;
     #: the API document lists them).
     seat_marks: tuple[str, ...] = ()
+    #: Every word a seat's phone of this game may send instead of a number under some options
+    #: (``SeatEntry.words``; the API document lists them).
+    seat_words: tuple[str, ...] = ()
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
@@ -347,6 +373,17 @@ class GameRules:
     def seat_entry(self, options: Mapping[str, Any]) -> SeatEntry | None:
         """What each player's own phone may enter under ``options``; None: the scorekeeper
         enters the whole hand (the players' phones follow the game)."""
+        return None
+
+    def seat_choices(
+        self,
+        options: Mapping[str, Any],
+        upcoming: Mapping[str, Any],
+        entered: Sequence[tuple[str, Any]],
+    ) -> list[Any] | None:
+        """Which of ``SeatEntry.choices`` the seat whose turn it is may send now, given the hand
+        to enter (``State.next``) and the values entered so far in the hand's order; None:
+        any whole number (the rules refuse what they refuse)."""
         return None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

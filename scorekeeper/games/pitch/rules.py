@@ -18,6 +18,7 @@ from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import SeatEntry
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
@@ -38,6 +39,8 @@ from scorekeeper.games.words import HANDS
 POINTS = ("high", "low", "jack", "game")
 #: Highest bid; bidding it is "pitching".
 TOP_BID = 4
+#: The call that is not a bid.
+PASS = "pass"
 #: The least a dealer everyone passed to must bid (whatever the lowest bid).
 DEALER_MIN_BID = 2
 CARDS_EACH = 6
@@ -126,6 +129,33 @@ class Pitch(GameRules):
         Stat(N_("Pitches made"), "pitches_made", out_of="hands_pitched"),
         Stat(N_("Set back"), "pitches_set", out_of="hands_pitched"),
     )
+
+    seat_words = (PASS,)
+
+    def seat_entry(self, options: Mapping[str, Any]) -> SeatEntry:
+        """Each player's phone makes its own call of the auction, in turn from the dealer's
+        left: pass or a bid (RULES.md, "Auction Pitch"). The last call opens the hand as the
+        whole auction entered by the scorekeeper would; the scorekeeper enters the points."""
+        low = options.get("min_bid", 1)
+        return SeatEntry(
+            "auction",
+            "call",
+            in_turn=True,
+            turns=True,
+            incomplete=("missing_bid",),
+            choices=(PASS, *range(low, TOP_BID + 1)),
+            words=((PASS, N_("Pass")),),
+        )
+
+    def seat_choices(
+        self,
+        options: Mapping[str, Any],
+        upcoming: Mapping[str, Any],
+        entered: Sequence[tuple[str, Any]],
+    ) -> list[Any]:
+        """The calls the player whose turn it is may make: pass, or a bid above the high bid
+        (the dealer: the steal, and no pass when everyone else passed)."""
+        return legal_calls(entered, upcoming["dealer"], upcoming["order"], options)
 
     def team_seats(self, options: Mapping[str, Any], count: int) -> list[list[int]] | None:
         """Partners sit opposite: seats 1+3 and 2+4."""
