@@ -7,6 +7,7 @@ the table and derive the rest: dealer, bidding order, pitcher, points, totals an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
@@ -612,17 +613,22 @@ class _Table:
                     )
                 raise RuleError("required", _("Enter the bid."), "bid")
             low = self.options["min_bid"]
-            if pitcher:
-                not_whole = _("%(name)s’s bid must be a whole number.", name=pitcher)
-                out_of_range = _(
-                    "%(name)s’s bid must be from %(low)s to %(high)s.",
-                    name=pitcher,
-                    low=low,
-                    high=TOP_BID,
-                )
-            else:
-                not_whole = _("The bid must be a whole number.")
-                out_of_range = _("The bid must be from %(low)s to %(high)s.", low=low, high=TOP_BID)
+
+            def not_whole() -> str:
+                if pitcher:
+                    return _("%(name)s’s bid must be a whole number.", name=pitcher)
+                return _("The bid must be a whole number.")
+
+            def out_of_range() -> str:
+                if pitcher:
+                    return _(
+                        "%(name)s’s bid must be from %(low)s to %(high)s.",
+                        name=pitcher,
+                        low=low,
+                        high=TOP_BID,
+                    )
+                return _("The bid must be from %(low)s to %(high)s.", low=low, high=TOP_BID)
+
             bid = _whole_number(
                 entry["bid"], "bid", "bid_invalid", low, TOP_BID, not_whole, out_of_range
             )
@@ -781,8 +787,8 @@ class _Table:
                 "game_points_invalid",
                 0,
                 80,
-                _("%(name)s’s game points must be a whole number.", name=name),
-                _(
+                lambda name=name: _("%(name)s’s game points must be a whole number.", name=name),
+                lambda name=name: _(
                     "%(name)s’s game points must be from %(low)s to %(high)s.",
                     name=name,
                     low=0,
@@ -1133,14 +1139,21 @@ def _check_call(
 
 
 def _whole_number(
-    value: Any, where: str, code: str, low: int, high: int, not_whole: str, out_of_range: str
+    value: Any,
+    where: str,
+    code: str,
+    low: int,
+    high: int,
+    not_whole: Callable[[], str],
+    out_of_range: Callable[[], str],
 ) -> int:
     """``value`` as a whole number from ``low`` to ``high``; else a RuleError saying
-    ``not_whole`` (code "wrong_type") or ``out_of_range`` (``code``), whole sentences."""
+    ``not_whole()`` (code "wrong_type") or ``out_of_range()`` (``code``), whole sentences
+    made only when refused (a replay of every hand of a restore reads a bid in each)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("wrong_type", not_whole, where)
+        raise RuleError("wrong_type", not_whole(), where)
     if not low <= value <= high:
-        raise RuleError(code, out_of_range, where)
+        raise RuleError(code, out_of_range(), where)
     return value
 
 
