@@ -28,6 +28,7 @@ from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
 from scorekeeper.games.base import team_name
 from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import LazyText
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
 from scorekeeper.games.i18n import lazy_pgettext
@@ -603,7 +604,9 @@ class _Table:
         with problems.check():
             if entry.get("pitcher") is None:
                 raise RuleError("required", _("Enter who pitched (the high bidder)."), "pitcher")
-            pitcher = self.player(entry["pitcher"], "pitcher", _("The pitcher must name a player."))
+            pitcher = self.player(
+                entry["pitcher"], "pitcher", N_("The pitcher must name a player.")
+            )
         bid = 0
         with problems.check():
             if entry.get("bid") is None:
@@ -661,7 +664,7 @@ class _Table:
                     _("Each turn of the auction must be a player and a call, like [“Ann”, 2]."),
                     where,
                 )
-            name = self.player(turn[0], where, _("Each turn of the auction must name a player."))
+            name = self.player(turn[0], where, N_("Each turn of the auction must name a player."))
             if index >= len(order):
                 raise RuleError(
                     "bid_invalid",
@@ -727,7 +730,7 @@ class _Table:
             holders[point] = None
             with problems.check():
                 if value is not None:
-                    holders[point] = self.player(value, point, str(NOT_A_NAME[point]))
+                    holders[point] = self.player(value, point, NOT_A_NAME[point])
                 elif point in NOT_ENTERED:
                     raise RuleError("required", str(NOT_ENTERED[point]), point)
         holders_ok = not problems
@@ -899,10 +902,11 @@ class _Table:
             problems.add(RuleError("single_trump_mismatch", message, point))
         problems.raise_any()
 
-    def player(self, value: Any, where: str, not_a_name: str) -> str:
-        """``value`` as one of the players; ``not_a_name`` says what is wrong if it is no name."""
+    def player(self, value: Any, where: str, not_a_name: LazyText) -> str:
+        """``value`` as one of the players; ``not_a_name`` says what is wrong if it is no name
+        (a lazy text: translated only when refused, not for every hand of a replay)."""
         if not isinstance(value, str):
-            raise RuleError("wrong_type", not_a_name, where)
+            raise RuleError("wrong_type", str(not_a_name), where)
         self.check_dealt_in(value, where)
         return value
 
