@@ -668,6 +668,29 @@ class Restored(Closed):
     restored: dict[str, int] = Field(description="How many players, nights, games and hands")
 
 
+class RestoreProblem(Closed):
+    code: str = Field(description="restore_refused")
+    message: str = Field(description="Why, a whole sentence in the reader's language")
+    field: str | None = Field(description="Where in the backup, when known")
+
+
+class RestoreJob(Closed):
+    """A restore under way in the background, or its end."""
+
+    id: int
+    state: Literal["checking", "writing", "done", "refused", "failed", "stopped"] = Field(
+        description="checking (games_read so far), writing, done (restored), refused "
+        "(error; nothing changed), failed (nothing changed), stopped (its worker stopped; "
+        "nothing changed)"
+    )
+    games_read: int = Field(description="How many games were checked so far")
+    restored: dict[str, int] | None = Field(
+        description="Once done: how many players, nights, games and hands"
+    )
+    error: RestoreProblem | None = Field(description="Once refused: why")
+    status_url: str = Field(description="Where to ask again (GET)")
+
+
 class Backup(BaseModel):
     """The whole account, as entered (versioned format; see ``services/backup.py``)."""
 

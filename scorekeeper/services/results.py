@@ -116,12 +116,17 @@ def derive(
     tally: list[dict[str, int]] = [defaultdict(int) for _ in members]
     rows: list[tuple[int, int, str, int]] = []
     add = rows.append
+    # Each table a hand was dealt to: its seats, sides and setup, worked out once.
+    tables: dict[tuple[str, ...], tuple] = {}
     for hand in state.hands:
         if hand.status != "scored" or hand.points is None:
             continue
         dealt = tuple(hand.players or setup.players)
-        seats, hand_sides = _hand_sides(rules, options, dealt, position)
-        at_hand = setup if dealt == tuple(setup.players) else Setup(dealt, options)
+        table = tables.get(dealt)
+        if table is None:
+            at_hand = setup if dealt == tuple(setup.players) else Setup(dealt, options)
+            table = tables[dealt] = (*_hand_sides(rules, options, dealt, position), at_hand)
+        seats, hand_sides, at_hand = table
         facts = rules.hand_facts(at_hand, hand)
         number, points, totals = hand.number, hand.points, hand.totals
         kept = number >= first

@@ -7,6 +7,7 @@ the table and derive the rest: dealer, bidding order, pitcher, points, totals an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
@@ -27,6 +28,7 @@ from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
 from scorekeeper.games.base import team_name
 from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import LazyText
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
 from scorekeeper.games.i18n import lazy_pgettext
@@ -602,7 +604,9 @@ class _Table:
         with problems.check():
             if entry.get("pitcher") is None:
                 raise RuleError("required", _("Enter who pitched (the high bidder)."), "pitcher")
-            pitcher = self.player(entry["pitcher"], "pitcher", _("The pitcher must name a player."))
+            pitcher = self.player(
+                entry["pitcher"], "pitcher", N_("The pitcher must name a player.")
+            )
         bid = 0
         with problems.check():
             if entry.get("bid") is None:
@@ -612,17 +616,22 @@ class _Table:
                     )
                 raise RuleError("required", _("Enter the bid."), "bid")
             low = self.options["min_bid"]
-            if pitcher:
-                not_whole = _("%(name)s’s bid must be a whole number.", name=pitcher)
-                out_of_range = _(
-                    "%(name)s’s bid must be from %(low)s to %(high)s.",
-                    name=pitcher,
-                    low=low,
-                    high=TOP_BID,
-                )
-            else:
-                not_whole = _("The bid must be a whole number.")
-                out_of_range = _("The bid must be from %(low)s to %(high)s.", low=low, high=TOP_BID)
+
+            def not_whole() -> str:
+                if pitcher:
+                    return _("%(name)s’s bid must be a whole number.", name=pitcher)
+                return _("The bid must be a whole number.")
+
+            def out_of_range() -> str:
+                if pitcher:
+                    return _(
+                        "%(name)s’s bid must be from %(low)s to %(high)s.",
+                        name=pitcher,
+                        low=low,
+                        high=TOP_BID,
+                    )
+                return _("The bid must be from %(low)s to %(high)s.", low=low, high=TOP_BID)
+
             bid = _whole_number(
                 entry["bid"], "bid", "bid_invalid", low, TOP_BID, not_whole, out_of_range
             )
@@ -655,7 +664,7 @@ class _Table:
                     _("Each turn of the auction must be a player and a call, like [“Ann”, 2]."),
                     where,
                 )
-            name = self.player(turn[0], where, _("Each turn of the auction must name a player."))
+            name = self.player(turn[0], where, N_("Each turn of the auction must name a player."))
             if index >= len(order):
                 raise RuleError(
                     "bid_invalid",
@@ -721,7 +730,7 @@ class _Table:
             holders[point] = None
             with problems.check():
                 if value is not None:
-                    holders[point] = self.player(value, point, str(NOT_A_NAME[point]))
+                    holders[point] = self.player(value, point, NOT_A_NAME[point])
                 elif point in NOT_ENTERED:
                     raise RuleError("required", str(NOT_ENTERED[point]), point)
         holders_ok = not problems
@@ -781,8 +790,8 @@ class _Table:
                 "game_points_invalid",
                 0,
                 80,
-                _("%(name)s’s game points must be a whole number.", name=name),
-                _(
+                lambda name=name: _("%(name)s’s game points must be a whole number.", name=name),
+                lambda name=name: _(
                     "%(name)s’s game points must be from %(low)s to %(high)s.",
                     name=name,
                     low=0,
@@ -893,10 +902,11 @@ class _Table:
             problems.add(RuleError("single_trump_mismatch", message, point))
         problems.raise_any()
 
-    def player(self, value: Any, where: str, not_a_name: str) -> str:
-        """``value`` as one of the players; ``not_a_name`` says what is wrong if it is no name."""
+    def player(self, value: Any, where: str, not_a_name: LazyText) -> str:
+        """``value`` as one of the players; ``not_a_name`` says what is wrong if it is no name
+        (a lazy text: translated only when refused, not for every hand of a replay)."""
         if not isinstance(value, str):
-            raise RuleError("wrong_type", not_a_name, where)
+            raise RuleError("wrong_type", str(not_a_name), where)
         self.check_dealt_in(value, where)
         return value
 
@@ -1133,14 +1143,21 @@ def _check_call(
 
 
 def _whole_number(
-    value: Any, where: str, code: str, low: int, high: int, not_whole: str, out_of_range: str
+    value: Any,
+    where: str,
+    code: str,
+    low: int,
+    high: int,
+    not_whole: Callable[[], str],
+    out_of_range: Callable[[], str],
 ) -> int:
     """``value`` as a whole number from ``low`` to ``high``; else a RuleError saying
-    ``not_whole`` (code "wrong_type") or ``out_of_range`` (``code``), whole sentences."""
+    ``not_whole()`` (code "wrong_type") or ``out_of_range()`` (``code``), whole sentences
+    made only when refused (a replay of every hand of a restore reads a bid in each)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("wrong_type", not_whole, where)
+        raise RuleError("wrong_type", not_whole(), where)
     if not low <= value <= high:
-        raise RuleError(code, out_of_range, where)
+        raise RuleError(code, out_of_range(), where)
     return value
 
 
