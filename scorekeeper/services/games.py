@@ -884,6 +884,7 @@ def delete_game(game: Game) -> None:
     results.forget(game_id, kind, variant, players, tally)
     rating_steps.forget(account_id, kind, variant, ended)
     commit()
+    snapshots.forget(game_id)
 
 
 def abandon(game: Game) -> Played:

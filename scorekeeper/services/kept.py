@@ -29,8 +29,10 @@ from scorekeeper.games.base import Tally
 from scorekeeper.models import Game
 from scorekeeper.models import as_utc
 
-#: How many games a worker keeps (the least recently used goes first).
-LIMIT = 512
+#: How many games a worker keeps (the least recently used goes first): the tables playing
+#: at once, with room to spare; a 400-round game kept (its API JSON included) takes about
+#: 2 MB, a game of 20 hands about a twentieth of that.
+LIMIT = 256
 
 
 @dataclass(frozen=True)
