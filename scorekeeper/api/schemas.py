@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from pydantic import BeforeValidator
 from pydantic import ConfigDict
 from pydantic import Field
+from pydantic import PrivateAttr
 from pydantic import RootModel
 from pydantic import TypeAdapter
 from pydantic import create_model
@@ -1058,7 +1059,18 @@ class GameState(AsGiven):
 
     Every game's state model (``game_models(plugin)["state"]``) derives from this one, so an
     answer is an instance of its own game's model: spectree takes it as the documented answer
-    and writes it out without checking it a second time (building it checked it)."""
+    and writes it out without checking it a second time (building it checked it).
+
+    ``written``: the JSON of this very state, put together from each hand's JSON written
+    once (``services.games.state_answer``), which ``model_dump_json`` then gives as it is:
+    a long game's answer is not written out hand by hand on every save."""
+
+    _written: str | None = PrivateAttr(default=None)
+
+    def model_dump_json(self, **options) -> str:
+        if self._written is not None and not options:
+            return self._written
+        return super().model_dump_json(**options)
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema, handler):

@@ -17,6 +17,7 @@ Contract for a game module (see ``GameRules``):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -325,6 +326,17 @@ class Tally:
             return self.deal
         return self.seating.deal(len(self.hands) + 1, self.options)
 
+    def copy(self) -> Tally:
+        """A tally to fold on that shares nothing mutable with this one, whatever the length
+        of the record: the hands already folded are shared (a fold never changes a hand once
+        it is in ``hands``), everything else is copied (the seating, the totals, what the
+        game counts from hand to hand). The setup and options are shared (never changed)."""
+        memo: dict[int, Any] = {id(hand): hand for hand in self.hands}
+        memo[id(self.hands)] = list(self.hands)
+        memo[id(self.setup)] = self.setup
+        memo[id(self.options)] = self.options
+        return copy.deepcopy(self, memo)
+
 
 class GameRules:
     """The small common interface every game module implements."""
@@ -555,6 +567,34 @@ class GameRules:
         last = _last_hand(entries)
         for index, entry in enumerate(entries):
             self._fold(tally, entry, last=index == last)
+        return self._state(tally)
+
+    def fold(self, setup: Setup, entries: Sequence[Entry]) -> tuple[Tally, Tally | None]:
+        """``play`` without the ``end``: the tally of the whole record, and a copy of the
+        tally before its last entry (None for an empty record). What a server keeps to go on
+        from (``fold_on``: the next hand, or the last one completed or corrected again) and
+        what an undo of the last entry goes back to, without replaying the record."""
+        tally = self.begin(setup)
+        last = _last_hand(entries)
+        before = None
+        for index, entry in enumerate(entries):
+            if index == len(entries) - 1:
+                before = tally.copy()
+            self._fold(tally, entry, last=index == last)
+        return tally, before
+
+    def fold_on(self, tally: Tally, entry: Entry) -> Tally:
+        """A copy of ``tally`` with ``entry`` (a hand or a change) folded in as the last entry
+        of the record; ``tally`` itself is not changed. The same as ``fold`` of the record
+        with ``entry`` added, provided no unfinished hand is in ``tally`` (an unfinished hand
+        may only be the last: ``fold`` of the whole record refuses it). ``RuleError`` when the
+        rules refuse ``entry``."""
+        folded = tally.copy()
+        self._fold(folded, entry, last=not isinstance(entry, Change))
+        return folded
+
+    def state_of(self, tally: Tally) -> State:
+        """The state of a folded tally (``fold``, ``fold_on``); changes nothing in it."""
         return self._state(tally)
 
     def replay(

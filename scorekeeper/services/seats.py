@@ -262,7 +262,7 @@ def draft_of(played: games.Played) -> Draft | None:
     if spec is None or upcoming is None or played.state.finished or game.locked:
         return None
     number = upcoming["number"]
-    if number <= len(game.hands):
+    if number <= len(played.state.hands):
         return None  # the hand is open: its values are in, the scorekeeper goes on
     players = _order(played)
     stored = game.draft or {}

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import Blueprint
 from flask import abort
 from flask import flash
+from flask import g
 from flask import redirect
 from flask import render_template
 from flask import request
@@ -35,10 +36,12 @@ from scorekeeper.services import players as roster
 from scorekeeper.services import rule_sets
 from scorekeeper.services import table as table_changes
 from scorekeeper.services.games import Played
+from scorekeeper.views.common import SHEET_ROWS_HEADER
 from scorekeeper.views.common import check_action
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.common import never_kept
 from scorekeeper.views.common import wants_fragment
+from scorekeeper.views.helpers import SHEET_FROM
 from scorekeeper.views.idempotency import keyed
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
 from scorekeeper.views.setup_form import follows_the_table
@@ -349,10 +352,17 @@ def form_players(game) -> list[str]:
     return chosen
 
 
-def saved(result: Played):
+def saved(result: Played, number: int | None = None, version: int | None = None):
     """After a change: the game again. A form saved in place gets the updated main part at
-    once (one request); a plain form is redirected to the game's page, at the hand now."""
+    once (one request); a plain form is redirected to the game's page, at the hand now.
+
+    A save of hand ``number`` made in place by the page's script, from the game as it was at
+    ``version`` (``X-Sheet-Rows: <version>``, the page's ``data-version``), gets the sheet's
+    lines from that hand on only: the script keeps the lines before it, which it shows
+    already (static/js/app.js). A page drawn from another version gets the whole sheet."""
     if wants_fragment():
+        if number is not None and request.headers.get(SHEET_ROWS_HEADER) == str(version):
+            setattr(g, SHEET_FROM, number)
         return _render_game(result)
     return redirect(url_for("games.show", game_id=result.game.id, _anchor="now"))
 
@@ -394,13 +404,14 @@ def _read_hand(game, phase: str) -> dict:
 def record(game_id: int):
     """Record the next hand (a form always carries the hand number it was made for)."""
     game = owned_action(game_id)
+    version = game.version
     phase = request.form.get("phase", "")
     try:
         entry = _read_hand(game, phase)
         result = games.record_hand(game, entry, number=_hand_number())
     except Refusal as refusal:
         return _refused(game, refusal, phase)
-    return saved(result)
+    return saved(result, len(result.state.hands), version)
 
 
 @bp.post("/<int:game_id>/hands/<int:number>")
@@ -408,6 +419,7 @@ def record(game_id: int):
 def update(game_id: int, number: int):
     """Complete a hand (its tricks) or correct it (bids and tricks)."""
     game = owned_action(game_id)
+    version = game.version
     phase = request.form.get("phase", "")
     correcting = phase == "both"
     rules = game.plugin.rules
@@ -423,7 +435,7 @@ def update(game_id: int, number: int):
         flash(rules.phrase("corrected", number=number), "success")
     elif request.form.get("change") == "1":  # the bids of the hand in play, changed
         flash(rules.phrase("bids_changed", number=number), "success")
-    return saved(result)
+    return saved(result, number, version)
 
 
 def _refused(game, refusal: Refusal, phase: str):
