@@ -26,11 +26,20 @@ from flask import Blueprint
 from flask import Response
 from flask import abort
 from flask import current_app
+from flask import jsonify
 from flask import send_from_directory
 from flask import url_for
+from flask_login import current_user
+from flask_login import login_required
 
 from scorekeeper.games import INSTALLED
+from scorekeeper.games import portable
+from scorekeeper.games.i18n import _
+from scorekeeper.games.table import Change
 from scorekeeper.i18n import digits_of
+from scorekeeper.i18n import locale_code
+from scorekeeper.services import games
+from scorekeeper.views.assets import static_url
 from scorekeeper.views.security import KEPT_A_YEAR
 
 bp = Blueprint("offline_rules", __name__)
@@ -81,8 +90,11 @@ def _imports(path: Path, name: str) -> set[str]:
 
 def rules_modules() -> dict[str, Path]:
     """Every module of the app the phone's rules need: the roots, each installed game's rules
-    and what they import, with the packages above each of them."""
-    todo = [*ROOTS, *(f"scorekeeper.games.{key}.rules" for key in INSTALLED)]
+    and form reader (the phone reads the game page's form as the server does) and what they
+    import, with the packages above each of them."""
+    todo = [*ROOTS]
+    for key in INSTALLED:
+        todo += [f"scorekeeper.games.{key}.rules", f"scorekeeper.games.{key}.form"]
     found: dict[str, Path] = {}
     while todo:
         name = todo.pop()
@@ -168,4 +180,54 @@ def runtime(filename: str):
         abort(404)
     response = send_from_directory(runtime_folder(), filename, mimetype=mimetype, max_age=YEAR)
     response.headers["Cache-Control"] = KEPT_A_YEAR
+    return response
+
+
+def _plain_entry(entry: object) -> object:
+    if isinstance(entry, Change):
+        return {"change": dict(entry.body), "id": entry.id}
+    return entry
+
+
+@bp.get("/offline/play.js")
+def play_script():
+    """The game page's offline play (``static/js/play_offline.js``), loaded by the outbox
+    after the page is drawn: at a fixed address (the first load names no file of it), checked
+    again each time (``no-cache``: a small answer, 304 when unchanged)."""
+    response = send_from_directory(
+        current_app.static_folder, "js/play_offline.js", mimetype="text/javascript", max_age=0
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/offline/play/<int:game_id>.json")
+@login_required
+def play(game_id: int):
+    """What a phone needs to play game ``game_id`` offline: where the rules are, the game's
+    record as the phone's rules take it (``portable.save``), and the words of the switch."""
+    game = games.get_game(current_user, game_id)
+    setup = games.setup_for(game)
+    record = [_plain_entry(entry) for entry in games.entries_of(game, setup)]
+    response = jsonify(
+        urls={**urls(), "script": static_url("js/rules.js")} if available() else None,
+        digits=digits_of(locale_code()),
+        version=game.version,
+        request={
+            "game": game.kind,
+            "players": list(setup.players),
+            "options": dict(setup.options),
+            "first_dealer": setup.first_dealer,
+            "members": list(game.members),
+            "entries": portable.plain(record),
+            "language": locale_code(),
+        },
+        words={
+            "keep": _("Keep this game on this phone"),
+            "kept": _("Kept on this phone: with no connection its hands are checked here."),
+            "loading": _("Getting the rules onto this phone…"),
+            "checked": _("Checked on this phone, sent when the link returns."),
+        },
+    )
+    response.headers["Cache-Control"] = "no-store"
     return response

@@ -296,6 +296,8 @@ window.Outbox = (function () {
   }
 
   window.addEventListener("online", () => { wait = 1000; flush(); });
+  // Offline play (play_offline.js: its switch, then the rules), nothing of it in the first load.
+  document.head.append(Object.assign(document.createElement("script"), { src: "/offline/play.js", type: "module" }));
   document.addEventListener("sk:page", () => { mark(); show(); });
   read().then(() => {
     mark();
