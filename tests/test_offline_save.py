@@ -74,13 +74,18 @@ def trick_form(state: dict) -> dict:
     return form
 
 
-def test_the_phones_saves_are_the_servers(table, app):
+def seven_at_the_table(table, app) -> int:
+    """A 7-player Oh Hell game with the hook, started through the pages: its id."""
     for name in SEVEN[4:]:
         table.post("/players/", data={"name": name})
     response = start_game(
         table, app, "oh_hell", {name: i + 1 for i, name in enumerate(SEVEN)}, hook=True
     )
-    game = game_id(response)
+    return game_id(response)
+
+
+def test_the_phones_saves_are_the_servers(table, app):
+    game = seven_at_the_table(table, app)
     phone = Phone(server_state_options(app, game))
     phone.state = server_state(app, game)
     refusals = 0

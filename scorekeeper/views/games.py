@@ -310,12 +310,19 @@ def game_page(result: Played, template: str, status: int = 200, **context):
     """A page of one game: its own template (or a shared one, named with its folder) with
     the state and what every game page uses.
     A form saved in place (``X-Fragment``) gets the page's main part only."""
+    html = page_html(result, template, **context)
+    return (fragment_of(html) if wants_fragment() else html), status
+
+
+def page_html(result: Played, template: str, **context) -> str:
+    """The whole page of ``game_page``, rendered (also for a state the game may reach: the
+    forms of the steps ahead, for a phone that plays offline)."""
     hand = context.get("hand")
     players = hand.players if hand is not None and hand.players else result.players
     setup = result.setup
     if list(players) != list(setup.players):  # the table changed: the hand's own table
         setup = Setup(tuple(players), setup.options, setup.first_dealer)
-    html = render_template(
+    return render_template(
         template if "/" in template else result.plugin.template(template),
         **result.rules.page_context(setup),
         played=result,
@@ -324,7 +331,6 @@ def game_page(result: Played, template: str, status: int = 200, **context):
         action_form=HandForm(formdata=None, seats=_seats(result, context.get("hand"))),
         **context,
     )
-    return (fragment_of(html) if wants_fragment() else html), status
 
 
 def _seats(result: Played, hand=None) -> str:
@@ -355,6 +361,12 @@ def saved(result: Played):
     if wants_fragment():
         return _render_game(result)
     return redirect(url_for("games.show", game_id=result.game.id, _anchor="now"))
+
+
+def ahead_page(result: Played) -> str:
+    """The game's page for ``result``, a state the game may reach (no refusal, nothing typed):
+    the steps ahead of a phone playing offline."""
+    return page_html(result, "show.html", refusal=None, errors={}, entered=None, phase=None)
 
 
 def _render_game(result: Played, refusal=None, entered=None, phase=None):

@@ -40,6 +40,8 @@ from scorekeeper.i18n import digits_of
 from scorekeeper.i18n import locale_code
 from scorekeeper.services import games
 from scorekeeper.views.assets import static_url
+from scorekeeper.views.common import fragment_of
+from scorekeeper.views.games import ahead_page
 from scorekeeper.views.security import KEPT_A_YEAR
 
 bp = Blueprint("offline_rules", __name__)
@@ -187,6 +189,69 @@ def _plain_entry(entry: object) -> object:
     if isinstance(entry, Change):
         return {"change": dict(entry.body), "id": entry.id}
     return entry
+
+
+#: At most this many steps ahead are made (a hand of two steps, bids then tricks, takes two).
+STEPS_AHEAD = 40
+
+
+def _step(state) -> str:
+    """Which step a game is at: its hands entered, those scored (a save that records or
+    completes a hand moves it on; a correction does not)."""
+    return f"{len(state.hands)}:{sum(1 for hand in state.hands if hand.status == 'scored')}"
+
+
+@bp.get("/offline/play/<int:game_id>/ahead.json")
+@login_required
+def ahead(game_id: int):
+    """The game page's entry at each step still to come, rendered by the page's own templates,
+    for a phone playing offline: by step (``_step``), the main part of the page the game would
+    show after it (its hand's head and forms are what the phone takes, marked ``data-step``).
+    Each step is reached by a form the game fills in itself (its form module's ``sample``, any
+    entry its rules take): the phone writes in what was really entered and the totals its own
+    rules worked out. A game without ``sample`` has no steps ahead."""
+    game = games.get_game(current_user, game_id)
+    played = games.played(game)
+    sample = getattr(played.plugin.form, "sample", None)
+    setup = played.setup
+    base = {
+        "game": game.kind,
+        "players": list(setup.players),
+        "options": dict(setup.options),
+        "first_dealer": setup.first_dealer,
+        "members": list(game.members),
+    }
+    raw = portable.plain([_plain_entry(entry) for entry in games.entries_of(game, setup)])
+    state, found = played.state, {}
+    for _step_number in range(STEPS_AHEAD if sample else 0):
+        now = games.Played(game, played.plugin, setup, state)
+        filled = sample(state, now.players)
+        if filled is None:
+            break
+        phase, fields = filled
+        members = list(game.members)
+        fields["seats"] = ",".join(str(members.index(name)) for name in now.players)
+        current = state.current
+        number = current.number if current else (state.next or {}).get("number")
+        answer = portable.save(
+            {
+                **base,
+                "entries": raw,
+                "action": "update" if current else "record",
+                "number": number,
+                "phase": phase,
+                "form": fields,
+            }
+        )
+        if "refused" in answer:
+            break
+        raw = answer["entries"]
+        state = played.rules.play(setup, portable.entries_of(raw))
+        after = games.Played(game, played.plugin, setup, state)
+        found[_step(state)] = fragment_of(ahead_page(after))
+    response = jsonify(version=game.version, now=_step(played.state), steps=found)
+    response.headers["Cache-Control"] = "no-store"
+    return response
 
 
 @bp.get("/offline/play.js")

@@ -125,7 +125,9 @@ window.Outbox = (function () {
   }
 
   // Keep a form's save (its request failed without an answer). False when this phone cannot.
-  function keep(form, submitter) {
+  // ``how.offline``: checked by the phone's own rules (play_offline.js), which draws the next
+  // step itself: the form is not locked.
+  function keep(form, submitter, how = {}) {
     const fields = [...new FormData(form, submitter && submitter.name ? submitter : undefined)]
       .filter(([, value]) => typeof value === "string");
     const key = keyOf(fields);
@@ -144,7 +146,7 @@ window.Outbox = (function () {
       const found = saves.get(key); // kept before (the same form): its place in the order stays
       found.onsuccess = () => saves.put(found.result ? { ...entry, seq: found.result.seq } : entry);
     }).then(read).then(() => {
-      lock(form);
+      if (!how.offline) lock(form);
       show();
       later();
       return true;
@@ -298,7 +300,10 @@ window.Outbox = (function () {
   window.addEventListener("online", () => { wait = 1000; flush(); });
   // Offline play (play_offline.js: its switch, then the rules), nothing of it in the first load.
   document.head.append(Object.assign(document.createElement("script"), { src: "/offline/play.js", type: "module" }));
-  document.addEventListener("sk:page", () => { mark(); show(); });
+  document.addEventListener("sk:page", (event) => {
+    if (!(event.detail && event.detail.offline)) mark(); // a step drawn offline waits for none
+    show();
+  });
   read().then(() => {
     mark();
     show();

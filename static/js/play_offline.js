@@ -20,8 +20,42 @@ async function refresh() {
   const response = await fetch(`/offline/play/${gameId}.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(response.statusText);
   data = await response.json();
-  if (kept()) remember();
+  if (kept()) { remember(); fetchAhead().catch(() => {}); }
   return data;
+}
+
+// The steps ahead (the server's page at each step still to come, by its own templates): of
+// each, the parts of the page a step changes (marked data-step: the hand's head, its forms).
+const AHEAD = `sk-ahead-${gameId}`;
+async function fetchAhead() {
+  const response = await fetch(`/offline/play/${gameId}/ahead.json`, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(response.statusText);
+  const found = await response.json();
+  const steps = {};
+  for (const [step, html] of Object.entries(found.steps)) {
+    const page = new DOMParser().parseFromString(html, "text/html");
+    steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
+  }
+  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, steps }));
+}
+
+const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => hand.status === "scored").length}`;
+
+// After a save checked here: the page at the step the game is now at, as the server would
+// draw it (its parts made ahead), with what the phone's rules worked out written in.
+function advance(state) {
+  const ahead = JSON.parse(localStorage.getItem(AHEAD) || "null");
+  const html = ahead && ahead.steps[stepOf(state)];
+  const old = [...document.querySelectorAll("#main [data-step]")];
+  if (html && old.length) {
+    const parts = document.createRange().createContextualFragment(html);
+    old[0].before(parts);
+    old.forEach((part) => part.remove());
+  }
+  document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true } }));
+  document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
+  showTotals(state);
+  return Boolean(html);
 }
 
 async function rules() {
@@ -48,7 +82,11 @@ function theSwitch() {
       () => { state.textContent = ""; ready = null; });
   };
   input.addEventListener("change", () => {
-    if (input.checked) { remember(); start(); } else { localStorage.removeItem(STORE); state.textContent = ""; delete box.dataset.ready; }
+    if (input.checked) { remember(); start(); fetchAhead().then(() => { box.dataset.ahead = ""; }, () => {}); return; }
+    localStorage.removeItem(STORE);
+    localStorage.removeItem(AHEAD);
+    state.textContent = "";
+    delete box.dataset.ready;
   });
   place(box);
   document.addEventListener("sk:page", () => place(box));
@@ -73,7 +111,10 @@ const shown = (value) => {
 // The totals as the rules in the phone worked them out, in the page's own places.
 function showTotals(state) {
   for (const [side, total] of Object.entries(state.totals)) {
-    document.querySelectorAll(`[data-total="${CSS.escape(side)}"]`).forEach((place) => { place.textContent = shown(total); });
+    document.querySelectorAll(`[data-total="${CSS.escape(side)}"]`).forEach((place) => {
+      const label = place.querySelector(".label"); // "total", kept; the last hand's points go
+      place.replaceChildren(...(label ? [label, " "] : []), shown(total));
+    });
   }
 }
 
@@ -111,9 +152,10 @@ async function checkHere(form, submitter) {
   data.request.entries = answer.entries;
   data.state = answer.state;
   remember();
-  showTotals(answer.state);
+  // Kept by the outbox (its idempotency key), then the next step's page in its place.
+  if (window.Outbox) await Outbox.keep(form, submitter, { offline: true });
+  advance(answer.state);
   document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);
-  if (window.Outbox) await Outbox.keep(form, submitter);
   const state = document.querySelector("[data-keep-state]");
   if (state) state.textContent = data.words.checked;
   document.body.dataset.offlineSaves = String(Number(document.body.dataset.offlineSaves || 0) + 1);

@@ -1,9 +1,11 @@
-"""Offline play on a 390x844 phone (issue 24): the game page's "Keep this game on this phone"
-switch gets the rules onto the phone (never with the page); with the link down a save of the
-entry form is checked there by the server's own rules and form reader: a hook refusal is shown
-at once with the server's code and message, and changes nothing; the save that follows is
-accepted, kept by the outbox with its idempotency key, and sent when the link returns; the
-server's game is then the phone's (its record and state equal to what the phone worked out)."""
+"""A whole game played with no network on a 390x844 phone (issue 24): a 7-player Oh Hell game
+of 7 hands (down from 7 cards, the hook on), the network off from the first hand to the end.
+Every step's page is the server's, made ahead by its own templates (``ahead.json``), every
+save is checked by the server's rules running in the phone: a hook refusal shown at once with
+the server's code and message, a correction of a hand's bids (its tricks' form says the new
+bid), the totals written at once, the game over. Then the link returns: the outbox sends the
+15 saves in order with their idempotency keys, the server replays them with its own rules,
+and the server's game is the phone's."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
+from scorekeeper.games import portable
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.services import games
@@ -21,21 +24,24 @@ from scorekeeper.views import offline_rules
 from tests.browser import log_in
 from tests.browser import phone_settings
 from tests.browser import screenshot
+from tests.browser import wait_until
 from tests.conftest import make_account
 
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
 
 def server_state(app, game: int) -> dict:
-    from scorekeeper.games import portable
-
     with app.app_context():
         found = db.session.get(Game, game)
         state = games.played(found).state
         return json.loads(json.dumps(portable.plain(dataclasses.asdict(state))))
 
 
-def test_a_hand_saved_offline_is_checked_on_the_phone_and_synced(browser, live_server, make_app):
+def tap(form, name: str, value: int) -> None:
+    form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("xpath=..").click()
+
+
+def test_seven_hands_offline_then_synced(browser, live_server, make_app):
     app = make_app()
     with app.app_context():
         if not offline_rules.available():
@@ -43,7 +49,8 @@ def test_a_hand_saved_offline_is_checked_on_the_phone_and_synced(browser, live_s
     make_account(app)
     with app.app_context():
         account = db.session.scalar(db.select(Account))
-        game = games.create_game(account, "oh_hell", SEVEN, {"hook": True}).game.id
+        options = {"hook": True, "sequence": "down"}
+        game = games.create_game(account, "oh_hell", SEVEN, options).game.id
     context = browser.new_context(**phone_settings(live_server))
     context.set_default_timeout(20_000)
     page = context.new_page()
@@ -53,46 +60,77 @@ def test_a_hand_saved_offline_is_checked_on_the_phone_and_synced(browser, live_s
     page.goto(f"/games/{game}")
     switch = page.locator("input[data-keep-offline]")
     expect(switch).to_be_visible(timeout=20_000)
-    assert not switch.is_checked()
     assert page.evaluate("() => !window.loadPyodide")  # nothing of the rules before the switch
     switch.check()
-    expect(page.locator(".keep-offline[data-ready]")).to_be_attached(timeout=180_000)
+    expect(page.locator(".keep-offline[data-ready][data-ahead]")).to_be_attached(timeout=180_000)
 
     context.set_offline(True)
-    form = page.locator("form[data-bids-form]")
-    cards = int(form.get_attribute("data-cards"))
-    order = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}')).request")
-    assert order["players"] == SEVEN
-    dealer = SEVEN[0]
-    # Everyone bids 0; the dealer taps the bid the hook forbids (its chip enabled, as a page
-    # whose script did not disable it would leave it): refused by the phone's rules.
-    for name in SEVEN:
-        form.locator(f'li[data-player="{name}"] input[value="0"]').locator("xpath=..").click()
-    chip = form.locator(f'li[data-player="{dealer}"] input[value="{cards}"]')
-    chip.evaluate("(input) => { input.disabled = false; }")
-    chip.locator("xpath=..").click()
-    form.locator("[data-save]").click()
-    refusal = form.locator("[data-offline-error]")
-    expect(refusal).to_have_attribute("data-offline-error", "hook_violation")
-    expect(refusal).to_contain_text(f"{dealer} is the dealer and may not bid {cards}")
-    screenshot(page, "play-offline-hook-refused")
-    assert page.evaluate("() => window.Outbox && Outbox.entries().then((kept) => kept.length)") == 0
-
-    form.locator(f'li[data-player="{dealer}"] input[value="0"]').locator("xpath=..").click()
-    form.locator("[data-save]").click()
-    expect(page.locator("body[data-offline-saves='1']")).to_be_attached()
-    expect(form.locator("[data-offline-error]")).to_have_count(0)
-    expect(page.locator("[data-keep-state]")).to_have_text(
-        "Checked on this phone, sent when the link returns."
-    )
+    saves = 0
+    for number in range(1, 8):
+        cards = 8 - number
+        bids = page.locator("form[data-bids-form]")
+        expect(page.locator("#now h1")).to_contain_text(f"Hand {number}")
+        assert int(bids.get_attribute("data-cards")) == cards
+        order = bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
+        dealer = order[-1]
+        assert dealer == SEVEN[(number - 1) % 7]
+        for name in order:
+            tap(bids, name, 0)
+        if number == 2:
+            # The dealer taps the bid the hook forbids (its chip enabled, as a page whose
+            # script did not disable it would leave it): refused by the phone's rules.
+            chip = bids.locator(f'li[data-player="{dealer}"] input[value="{cards}"]')
+            chip.evaluate("(input) => { input.disabled = false; }")
+            tap(bids, dealer, cards)
+            bids.locator("[data-save]").click()
+            refusal = bids.locator("[data-offline-error]")
+            expect(refusal).to_have_attribute("data-offline-error", "hook_violation")
+            expect(refusal).to_contain_text(f"{dealer} is the dealer and may not bid {cards}")
+            screenshot(page, "play-offline-game-hook-refused")
+            assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == saves
+            tap(bids, dealer, 0)
+        bids.locator("[data-save]").click()
+        saves += 1
+        tricks = page.locator("form[data-tricks-form]")
+        expect(tricks).to_be_visible()
+        if number == 3:
+            # A correction: Ben's bid becomes 1; the tricks' form says so at once.
+            page.locator("#change-bids summary").click()
+            change = page.locator("form[data-change-bids]")
+            expect(change.locator('li[data-player="Ben"] input[value="0"]')).to_be_checked()
+            tap(change, "Ben", 1)
+            change.locator("[data-save]").click()
+            saves += 1
+            tricks = page.locator("form[data-tricks-form]")
+            expect(tricks.locator('li[data-player="Ben"] .pill.bid')).to_have_text("bid 1")
+            expect(tricks.locator("[data-status]")).to_contain_text("Bids 1 for 5")
+        for name in order:
+            tap(tricks, name, 0)
+        tap(tricks, order[0], cards)
+        tricks.locator("[data-save]").click()
+        saves += 1
+        expect(page.locator("body")).to_have_attribute("data-offline-checked", str(saves))
+        if number < 7:  # the next hand's rows: the totals as the phone's rules have them
+            kept = page.evaluate(f"() => localStorage.getItem('sk-keep-{game}')")
+            totals = json.loads(kept)["state"]["totals"]
+            for name, total in totals.items():
+                shown = page.locator(f'form[data-bids-form] [data-total="{name}"]').inner_text()
+                assert shown.replace("−", "-").split()[-1] == str(total), (name, shown, total)
+            assert any(totals.values())
+    expect(page.locator("#final-title")).to_be_visible()
+    screenshot(page, "play-offline-game-over")
     phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
-    assert phone["request"]["entries"] == [{"bids": dict.fromkeys(SEVEN, 0), "trump": None}]
-    assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == 1
-    screenshot(page, "play-offline-kept")
+    assert phone["state"]["finished"] is True
+    assert len(phone["state"]["hands"]) == 7
+    assert phone["state"]["hands"][2]["input"]["bids"]["Ben"] == 1
+    assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == saves == 15
+    with app.app_context():
+        assert not db.session.get(Game, game).hands  # nothing reached the server yet
 
     context.set_offline(False)
-    expect(page.locator("#outbox")).to_have_count(0)  # nothing waits on the phone any more
-    assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == 0
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    expect(page.locator("#outbox")).to_have_count(0)
     assert server_state(app, game) == phone["state"]
+    expect(page.locator("#final-title")).to_be_visible()  # the server's page now
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
