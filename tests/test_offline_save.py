@@ -132,3 +132,29 @@ def test_the_phones_saves_are_the_servers(table, app):
 def server_state_options(app, game: int) -> dict:
     with app.app_context():
         return dict(db.session.get(Game, game).options)
+
+
+def test_a_save_made_offline_on_a_game_that_moved_since_is_refused(table, app):
+    """A save that names the game's version it was made on (``based_on``: a phone playing
+    offline) is applied on that version only: after another save meanwhile it is refused
+    with a warning and nothing changes; on the version it names, it is applied."""
+    game = seven_at_the_table(table, app)
+    with app.app_context():
+        version = db.session.get(Game, game).version
+    form = bid_form(server_state(app, game), 1)
+    before = server_state(app, game)
+    moved = table.post(
+        f"/games/{game}/hands", data={**form, "based_on": str(version - 1)}, follow_redirects=True
+    )
+    assert "changed on another phone while this one was offline" in html.unescape(moved.text)
+    assert server_state(app, game) == before
+    bad = table.post(f"/games/{game}/hands", data={**form, "based_on": "x"}, follow_redirects=True)
+    assert "changed on another phone" in html.unescape(bad.text)
+    table.post(f"/games/{game}/hands", data={**form, "based_on": str(version)})
+    state = server_state(app, game)
+    assert len(state["hands"]) == 1
+    with app.app_context():
+        assert db.session.get(Game, game).version == version + 1
+    tricks = {**trick_form(state), "based_on": str(version + 1)}
+    table.post(f"/games/{game}/hands/1", data=tricks)
+    assert server_state(app, game)["hands"][0]["status"] == "scored"

@@ -394,6 +394,25 @@ def _hand_number() -> int | None:
         )
 
 
+def _unmoved(game) -> None:
+    """A save made offline names the game's version it was made on (``based_on``: the phone
+    counts its own saves since it last saw the game, play_offline.js). When the game moved
+    since (another phone saved a hand, a seat phone bid), it is refused, not applied over a
+    game the phone did not see: the phone keeps it, beside the server's, for the scorekeeper
+    to choose."""
+    based_on = request.form.get("based_on")
+    if based_on is None:
+        return
+    if not (based_on.isascii() and based_on.isdigit()) or int(based_on) != game.version:
+        raise Refusal(
+            "conflict",
+            _(
+                "This game changed on another phone while this one was offline: this save"
+                " was not applied. Compare it with the game, then enter it again or discard it."
+            ),
+        )
+
+
 def _read_hand(game, phase: str) -> dict:
     """The game's form reader on this request's form; what it refuses, refused as the app
     refuses (the same codes, messages and fields)."""
@@ -408,6 +427,7 @@ def record(game_id: int):
     game = owned_action(game_id)
     phase = request.form.get("phase", "")
     try:
+        _unmoved(game)
         entry = _read_hand(game, phase)
         result = games.record_hand(game, entry, number=_hand_number())
     except Refusal as refusal:
@@ -424,6 +444,7 @@ def update(game_id: int, number: int):
     correcting = phase == "both"
     rules = game.plugin.rules
     try:
+        _unmoved(game)
         entry = _read_hand(game, phase)
         complete = phase in game.plugin.completing
         result = games.update_hand(game, number, entry, complete=complete, replace=correcting)

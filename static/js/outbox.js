@@ -238,8 +238,13 @@ window.Outbox = (function () {
   }
 
   // Send what waits, in order; stop at the first that gets no answer (and try again later).
+  // A game with a refused save waits for the scorekeeper: its later saves are not sent (each
+  // was made after the refused one, on the phone's version of the game).
   async function send() {
-    for (const entry of (await read()).filter((each) => !each.refused)) {
+    const all = await read();
+    const held = new Set(all.filter((each) => each.refused).map((each) => each.page));
+    for (const entry of all.filter((each) => !each.refused)) {
+      if (held.has(entry.page)) continue;
       const token = document.querySelector("input[name=csrf_token]"); // this session's
       const body = new URLSearchParams(entry.fields.map(([name, value]) => [name, name === "csrf_token" && token ? token.value : value]));
       let response;
@@ -268,13 +273,15 @@ window.Outbox = (function () {
       const found = parse(html);
       const messages = [...found.querySelectorAll(".flash-warning, .form-errors .error, p.error")].map((p) => p.textContent.trim());
       if (here(entry) && page) swap(html); // the game as it stands, the entry back in its form
-      if (here(entry) && page && !warned) {
+      const after = all.some((each) => each.page === entry.page && each.seq > entry.seq);
+      if (here(entry) && page && !warned && !after) {
         await drop(entry.key).then(read); // the form holds it again, each message beside its value
         continue;
       }
       entry.refused = messages.join(" ") || String(response.status);
       entry.differs = warned ? await differences(entry) : [];
       await put(entry);
+      held.add(entry.page);
     }
     return null;
   }

@@ -152,7 +152,12 @@ async function checkHere(form, submitter) {
   data.request.entries = answer.entries;
   data.state = answer.state;
   remember();
-  // Kept by the outbox (its idempotency key), then the next step's page in its place.
+  // Kept by the outbox (its idempotency key, and the game's version it was made on: the
+  // server refuses it if the game moved meanwhile), then the next step's page in its place.
+  const basedOn = form.querySelector("input[name=based_on]") || form.appendChild(Object.assign(document.createElement("input"), { type: "hidden", name: "based_on" }));
+  basedOn.value = String(data.version);
+  data.version += 1; // each save moves the game's version on by one
+  remember();
   if (window.Outbox) await Outbox.keep(form, submitter, { offline: true });
   advance(answer.state);
   document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);

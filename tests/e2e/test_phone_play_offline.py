@@ -41,7 +41,9 @@ def tap(form, name: str, value: int) -> None:
     form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("xpath=..").click()
 
 
-def test_seven_hands_offline_then_synced(browser, live_server, make_app):
+def kept_on_the_phone(browser, live_server, make_app):
+    """A 7-player Oh Hell game (7 hands, the hook on) open on a phone that keeps it: the app,
+    the game's id, the phone's page and the page's errors."""
     app = make_app()
     with app.app_context():
         if not offline_rules.available():
@@ -63,7 +65,12 @@ def test_seven_hands_offline_then_synced(browser, live_server, make_app):
     assert page.evaluate("() => !window.loadPyodide")  # nothing of the rules before the switch
     switch.check()
     expect(page.locator(".keep-offline[data-ready][data-ahead]")).to_be_attached(timeout=180_000)
+    return app, game, page, errors
 
+
+def test_seven_hands_offline_then_synced(browser, live_server, make_app):
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
+    context = page.context
     context.set_offline(True)
     saves = 0
     for number in range(1, 8):
@@ -132,5 +139,45 @@ def test_seven_hands_offline_then_synced(browser, live_server, make_app):
     expect(page.locator("#outbox")).to_have_count(0)
     assert server_state(app, game) == phone["state"]
     expect(page.locator("#final-title")).to_be_visible()  # the server's page now
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
+
+
+def test_a_game_moved_meanwhile_is_refused_and_the_phones_saves_kept(
+    browser, live_server, make_app
+):
+    """Another phone saves hand 1 while this one plays it offline: when the link returns, the
+    first offline save is refused (the game moved since the phone saw it), shown with the
+    message and where the two differ; the save made after it is not sent; the server's game
+    is the other phone's, nothing of this phone's applied; both its saves stay on the phone."""
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
+    context = page.context
+    context.set_offline(True)
+    bids = page.locator("form[data-bids-form]")
+    order = bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
+    for name in order:
+        tap(bids, name, 0)
+    bids.locator("[data-save]").click()
+    tricks = page.locator("form[data-tricks-form]")
+    for name in order:
+        tap(tricks, name, 0)
+    tap(tricks, order[0], 7)
+    tricks.locator("[data-save]").click()
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    with app.app_context():  # meanwhile, another phone: hand 1's bids, everyone 1 but Ann
+        other = db.session.get(Game, game)
+        games.record_hand(other, {"bids": {**dict.fromkeys(SEVEN, 1), "Ann": 0}})
+    before = server_state(app, game)
+
+    context.set_offline(False)
+    outbox = page.locator("#outbox")
+    expect(outbox.locator(".error")).to_contain_text("changed on another phone", timeout=30_000)
+    expect(outbox).to_have_attribute("open", "")
+    screenshot(page, "play-offline-conflict")
+    kept = page.evaluate("() => Outbox.entries()")
+    assert len(kept) == 2
+    assert kept[0]["refused"] and not kept[1].get("refused")  # the second one was not sent
+    assert server_state(app, game) == before
+    assert server_state(app, game)["hands"][0]["input"]["bids"]["Ben"] == 1
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
