@@ -2,11 +2,13 @@
 
 - cold start of the offline rules: from the "Keep this game on this phone" tap to the rules
   ready (runtime and bundle fetched from the app the first time, from the browser's cache
-  after);
-- an offline save, tap to totals: from the Save tap (its submit event) to the form's entry
-  checked by the phone's rules and the totals written (the outbox keeps it right after);
-- the sync: 7 saves made offline (one hand in each of 7 open 7-player Oh Hell games, one tab
-  each), from the link's return to every one of them on the server.
+  after), and the steps ahead (``ahead.json``: the server renders the page at every step
+  still to come);
+- an offline save, tap to totals: from the Save tap (its submit event) to the save checked by
+  the phone's rules, kept by the outbox, the next step's form in place and the totals written,
+  over a whole 7-player Oh Hell game of 7 hands played offline (14 saves);
+- the sync: those 14 saves (7 hands), from the link's return to every one of them on the
+  server.
 
 Run with ``.venv/bin/python bench/play_offline.py`` (Pyodide installed by ``make``)."""
 
@@ -26,7 +28,7 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
 from scorekeeper.models import Account  # noqa: E402
-from scorekeeper.models import HandEntry  # noqa: E402
+from scorekeeper.models import Game  # noqa: E402
 from scorekeeper.services import games  # noqa: E402
 from scorekeeper.views import offline_rules  # noqa: E402
 from tests.browser import LAUNCH_ARGS  # noqa: E402
@@ -36,7 +38,7 @@ from tests.conftest import make_account  # noqa: E402
 from tests.live import serving  # noqa: E402
 
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
-GAMES = 7
+OPTIONS = {"hook": True, "sequence": "down"}
 #: Times the Save tap (capture phase, before anything else) and the offline save's end.
 WATCH = """() => {
   window.benchTimes = [];
@@ -44,6 +46,37 @@ WATCH = """() => {
   new MutationObserver(() => window.benchTimes.push(performance.now() - window.benchTapped))
     .observe(document.body, { attributes: true, attributeFilter: ["data-offline-checked"] });
 }"""
+
+
+def tap(form, name: str, value: int) -> None:
+    form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("..").click()
+
+
+def switch_on(page, game: int) -> float:
+    """The switch tapped on game ``game``'s page: ms until the rules are ready and the steps
+    ahead kept."""
+    page.goto(f"/games/{game}")
+    page.locator("input[data-keep-offline]").check()
+    started = time.perf_counter()
+    page.locator(".keep-offline[data-ready][data-ahead]").wait_for(state="attached")
+    return (time.perf_counter() - started) * 1000
+
+
+def play_offline(page) -> None:
+    """The whole game, 7 hands, bids then tricks: everyone bids 0, the first takes all."""
+    for number in range(1, 8):
+        bids = page.locator("form[data-bids-form]")
+        order = bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
+        for name in order:
+            tap(bids, name, 0)
+        bids.locator("[data-save]").click()
+        tricks = page.locator("form[data-tricks-form]")
+        tricks.wait_for()
+        for name in order:
+            tap(tricks, name, 0)
+        tap(tricks, order[0], 8 - number)
+        tricks.locator("[data-save]").click()
+        page.wait_for_function(f"() => window.benchTimes.length === {number * 2}")
 
 
 def main() -> None:
@@ -61,7 +94,7 @@ def main() -> None:
     make_account(app)
     with app.app_context():
         account = db.session.scalar(db.select(Account))
-        ids = [games.create_game(account, "oh_hell", SEVEN, {}).game.id for _ in range(GAMES)]
+        ids = [games.create_game(account, "oh_hell", SEVEN, OPTIONS).game.id for _ in range(2)]
     print(f"load average {os.getloadavg()[0]:.2f} at the start")
     with serving(app) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
@@ -69,29 +102,24 @@ def main() -> None:
         context.set_default_timeout(120_000)
         login = context.new_page()
         log_in(login)
-        pages, starts = [], []
-        for game in ids:
-            page = context.new_page()
-            page.goto(f"/games/{game}")
-            page.locator("input[data-keep-offline]").check()
-            started = time.perf_counter()
-            page.locator(".keep-offline[data-ready]").wait_for(state="attached")
-            starts.append((time.perf_counter() - started) * 1000)
-            page.evaluate(WATCH)
-            pages.append(page)
-        print(f"{'cold start, fetched from the app':36} {starts[0]:7.0f} ms")
-        print(f"{'cold start, from the cache':36} {statistics.median(starts[1:]):7.0f} ms (median)")
+        first = switch_on(context.new_page(), ids[0])
+        page = context.new_page()
+        cached = switch_on(page, ids[1])
+        ahead = page.evaluate(
+            """async (game) => { const started = performance.now();
+              await (await fetch(`/offline/play/${game}/ahead.json`)).json();
+              return performance.now() - started; }""",
+            ids[1],
+        )
+        print(f"{'cold start, fetched from the app':36} {first:7.0f} ms")
+        print(f"{'cold start, from the cache':36} {cached:7.0f} ms")
+        print(f"{'steps ahead (14 pages rendered)':36} {ahead:7.0f} ms")
+        with app.app_context():
+            version = db.session.get(Game, ids[1]).version
+        page.evaluate(WATCH)
         context.set_offline(True)
-        taps = []
-        for page in pages:
-            form = page.locator("form[data-bids-form]")
-            for name in SEVEN:
-                form.locator(f'li[data-player="{name}"] input[value="0"]').locator("..").click()
-            form.locator(f'li[data-player="{SEVEN[0]}"] input[value="0"]').locator("..").click()
-            form.locator("[data-save]").click()
-            page.wait_for_function("() => window.benchTimes.length === 1")
-            taps.append(page.evaluate("() => window.benchTimes[0]"))
-        taps.sort()
+        play_offline(page)
+        taps = sorted(page.evaluate("() => window.benchTimes"))
         print(
             f"{'offline save, tap to totals':36} median {statistics.median(taps):6.1f} ms, "
             f"max {taps[-1]:6.1f} ms ({len(taps)} saves)"
@@ -100,13 +128,14 @@ def main() -> None:
         context.set_offline(False)
         while True:
             with app.app_context():
-                saved = db.session.scalar(db.select(db.func.count(HandEntry.id)))
-            if saved >= GAMES:
+                now = db.session.get(Game, ids[1]).version
+            if now >= version + len(taps):
                 break
             if time.perf_counter() - started > 60:
-                sys.exit(f"only {saved} of {GAMES} saves reached the server in 60 s")
+                sys.exit(f"only {now - version} of {len(taps)} saves reached the server in 60 s")
             time.sleep(0.01)
-        print(f"{'sync of 7 offline saves':36} {(time.perf_counter() - started) * 1000:7.0f} ms")
+        synced = (time.perf_counter() - started) * 1000
+        print(f"{'sync of 7 offline hands (14 saves)':36} {synced:7.0f} ms")
         browser.close()
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
