@@ -35,6 +35,7 @@ from tests.browser import LAUNCH_ARGS  # noqa: E402
 from tests.browser import PHONE  # noqa: E402
 from tests.browser import log_in  # noqa: E402
 from tests.conftest import make_account  # noqa: E402
+from tests.e2e.test_phone_play_offline import play_hand  # noqa: E402
 from tests.live import serving  # noqa: E402
 
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
@@ -46,10 +47,6 @@ WATCH = """() => {
   new MutationObserver(() => window.benchTimes.push(performance.now() - window.benchTapped))
     .observe(document.body, { attributes: true, attributeFilter: ["data-offline-checked"] });
 }"""
-
-
-def tap(form, name: str, value: int) -> None:
-    form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("..").click()
 
 
 def switch_on(page, game: int) -> float:
@@ -65,17 +62,7 @@ def switch_on(page, game: int) -> float:
 def play_offline(page) -> None:
     """The whole game, 7 hands, bids then tricks: everyone bids 0, the first takes all."""
     for number in range(1, 8):
-        bids = page.locator("form[data-bids-form]")
-        order = bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
-        for name in order:
-            tap(bids, name, 0)
-        bids.locator("[data-save]").click()
-        tricks = page.locator("form[data-tricks-form]")
-        tricks.wait_for()
-        for name in order:
-            tap(tricks, name, 0)
-        tap(tricks, order[0], 8 - number)
-        tricks.locator("[data-save]").click()
+        play_hand(page, 8 - number)
         page.wait_for_function(f"() => window.benchTimes.length === {number * 2}")
 
 

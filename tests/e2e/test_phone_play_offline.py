@@ -41,6 +41,22 @@ def tap(form, name: str, value: int) -> None:
     form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("xpath=..").click()
 
 
+def play_hand(page, cards: int) -> None:
+    """A hand on the page as it stands: everyone bids 0, then the first in order takes every
+    trick (also bench/play_offline.py's)."""
+    bids = page.locator("form[data-bids-form]")
+    order = bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
+    for name in order:
+        tap(bids, name, 0)
+    bids.locator("[data-save]").click()
+    tricks = page.locator("form[data-tricks-form]")
+    tricks.wait_for()
+    for name in order:
+        tap(tricks, name, 0)
+    tap(tricks, order[0], cards)
+    tricks.locator("[data-save]").click()
+
+
 def kept_on_the_phone(browser, live_server, make_app):
     """A 7-player Oh Hell game (7 hands, the hook on) open on a phone that keeps it: the app,
     the game's id, the phone's page and the page's errors."""
@@ -153,16 +169,7 @@ def test_a_game_moved_meanwhile_is_refused_and_the_phones_saves_kept(
     app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
     context = page.context
     context.set_offline(True)
-    bids = page.locator("form[data-bids-form]")
-    order = bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
-    for name in order:
-        tap(bids, name, 0)
-    bids.locator("[data-save]").click()
-    tricks = page.locator("form[data-tricks-form]")
-    for name in order:
-        tap(tricks, name, 0)
-    tap(tricks, order[0], 7)
-    tricks.locator("[data-save]").click()
+    play_hand(page, 7)
     expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
     with app.app_context():  # meanwhile, another phone: hand 1's bids, everyone 1 but Ann
         other = db.session.get(Game, game)
