@@ -58,3 +58,15 @@ def test_wizard_steps_ahead_too(table, app):
     assert len(body["steps"]) == 40
     assert "data-bids-form" in body["steps"]["19:19"]
     assert 'name="number" value="20"' in body["steps"]["19:19"]
+
+
+def test_a_score_pad_s_rounds_ahead(table, app):
+    """The score pad fills in its own form too: a game of 5 rounds, each round ahead."""
+    response = start_game(
+        table, app, "score_pad", {"Ann": 1, "Ben": 2, "Cy": 3}, name="Catan", end="rounds", rounds=5
+    )
+    game = game_id(response)
+    body = table.get(f"/offline/play/{game}/ahead.json").get_json()
+    assert sorted(body["steps"]) == [f"{round_}:{round_}" for round_ in range(1, 6)]
+    assert 'name="number" value="5"' in body["steps"]["4:4"]
+    assert "game over" in body["steps"]["5:5"]

@@ -43,9 +43,12 @@ const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => 
 
 // After a save checked here: the page at the step the game is now at, as the server would
 // draw it (its parts made ahead), with what the phone's rules worked out written in.
-function advance(state) {
+function stepAhead(state) {
   const ahead = JSON.parse(localStorage.getItem(AHEAD) || "null");
-  const html = ahead && ahead.steps[stepOf(state)];
+  return (ahead && ahead.steps[stepOf(state)]) || null;
+}
+
+function advance(state, html) {
   const old = [...document.querySelectorAll("#main [data-step]")];
   if (html && old.length) {
     const parts = document.createRange().createContextualFragment(html);
@@ -158,8 +161,11 @@ async function checkHere(form, submitter) {
   basedOn.value = String(data.version);
   data.version += 1; // each save moves the game's version on by one
   remember();
-  if (window.Outbox) await Outbox.keep(form, submitter, { offline: true });
-  advance(answer.state);
+  // A game with no step made ahead stays on this form, locked once kept (as a save kept
+  // without the phone's rules), until the link returns.
+  const html = stepAhead(answer.state);
+  if (window.Outbox) await Outbox.keep(form, submitter, { offline: Boolean(html) });
+  advance(answer.state, html);
   document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);
   const state = document.querySelector("[data-keep-state]");
   if (state) state.textContent = data.words.checked;

@@ -57,9 +57,9 @@ def play_hand(page, cards: int) -> None:
     tricks.locator("[data-save]").click()
 
 
-def kept_on_the_phone(browser, live_server, make_app):
-    """A 7-player Oh Hell game (7 hands, the hook on) open on a phone that keeps it: the app,
-    the game's id, the phone's page and the page's errors."""
+def kept_on_the_phone(browser, live_server, make_app, kind="oh_hell", players=SEVEN, options=None):
+    """A game open on a phone that keeps it (a 7-player Oh Hell game of 7 hands with the hook,
+    unless told): the app, the game's id, the phone's page and the page's errors."""
     app = make_app()
     with app.app_context():
         if not offline_rules.available():
@@ -67,8 +67,8 @@ def kept_on_the_phone(browser, live_server, make_app):
     make_account(app)
     with app.app_context():
         account = db.session.scalar(db.select(Account))
-        options = {"hook": True, "sequence": "down"}
-        game = games.create_game(account, "oh_hell", SEVEN, options).game.id
+        options = options or {"hook": True, "sequence": "down"}
+        game = games.create_game(account, kind, players, options).game.id
     context = browser.new_context(**phone_settings(live_server))
     context.set_default_timeout(20_000)
     page = context.new_page()
@@ -186,5 +186,35 @@ def test_a_game_moved_meanwhile_is_refused_and_the_phones_saves_kept(
     assert kept[0]["refused"] and not kept[1].get("refused")  # the second one was not sent
     assert server_state(app, game) == before
     assert server_state(app, game)["hands"][0]["input"]["bids"]["Ben"] == 1
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
+
+
+def test_a_score_pad_played_offline(browser, live_server, make_app):
+    """The score pad (a game of another kind: one form a round, typed points): 3 rounds with
+    the network off, each round's form the server's made ahead, the totals written at once, the
+    game over; synced, the server's game is the phone's."""
+    options = {"name": "Catan", "end": "rounds", "rounds": 3}
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, "score_pad", SEVEN[:3], options
+    )
+    context = page.context
+    context.set_offline(True)
+    for number in range(1, 4):
+        form = page.locator("form[data-pad-form]")
+        expect(form.locator("input[name=number]")).to_have_value(str(number))
+        for seat in range(3):
+            form.locator(f'input[name="point-{seat}"]').fill(str(number * (seat + 1)))
+        form.locator("[data-save]").click()
+        expect(page.locator("body")).to_have_attribute("data-offline-checked", str(number))
+        if number < 3:
+            ben = page.locator('form[data-pad-form] [data-total="Ben"]')
+            expect(ben).to_contain_text(str(sum(2 * done for done in range(1, number + 1))))
+    expect(page.locator("#final-title")).to_contain_text("game over")
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert phone["state"]["totals"] == {"Ann": 6, "Ben": 12, "Cy": 18}
+    context.set_offline(False)
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    assert server_state(app, game) == phone["state"]
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
