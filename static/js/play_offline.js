@@ -37,6 +37,8 @@ async function fetchAhead() {
     steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
   }
   localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, steps }));
+  const box = document.querySelector(".keep-offline");
+  if (box) box.dataset.ahead = "";
 }
 
 const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => hand.status === "scored").length}`;
@@ -85,12 +87,14 @@ function theSwitch() {
       () => { state.textContent = ""; ready = null; });
   };
   input.addEventListener("change", () => {
-    if (input.checked) { remember(); start(); fetchAhead().then(() => { box.dataset.ahead = ""; }, () => {}); return; }
+    if (input.checked) { remember(); start(); fetchAhead().catch(() => {}); return; }
     localStorage.removeItem(STORE);
     localStorage.removeItem(AHEAD);
     state.textContent = "";
     delete box.dataset.ready;
+    delete box.dataset.ahead;
   });
+  if (kept() && localStorage.getItem(AHEAD)) box.dataset.ahead = "";
   place(box);
   document.addEventListener("sk:page", () => place(box));
   if (kept()) start();
@@ -193,5 +197,8 @@ if (gameId) {
       if (!data) return;
       theSwitch();
       intercept();
+      // The page again with no link (the worker's copy of the last page seen online): the
+      // game as the phone has it since, at its step.
+      if (!navigator.onLine && kept() && data.state) advance(data.state, stepAhead(data.state));
     });
 }

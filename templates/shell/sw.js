@@ -11,6 +11,9 @@
 //   of the last page seen, listing the games kept (static/js/offline.js).
 // - a write (POST): to the network, untouched (see ``write``); the page's outbox keeps a
 //   save that got no answer.
+// - offline play's files (/offline/: its script, a kept game's record and steps ahead, the
+//   rules and their runtime, fetched only once a phone keeps a game): from the network, a
+//   copy kept; without a connection, the copy.
 "use strict";
 
 const CONFIG = {{ config|tojson }};
@@ -43,6 +46,7 @@ self.addEventListener("fetch", (event) => {
   else if (request.mode === "navigate") {
     event.respondWith(GAME_PAGE.test(url.pathname) ? gamePage(event, url) : page(event));
   } else if (url.pathname.startsWith(CONFIG.static)) event.respondWith(staticFile(request));
+  else if (url.pathname.startsWith(CONFIG.rules_path)) event.respondWith(rulesFile(event));
 });
 
 // A page asks for a copy of itself (its first load came before the worker; a save made in
@@ -77,7 +81,18 @@ async function copyOf(url, asked, delay) {
 // page's outbox, static/js/outbox.js, which sends it again when the link is back). Logging
 // out takes the copies of the game pages with it.
 function write(event, url) {
-  if (url.pathname === CONFIG.logout) event.waitUntil(caches.delete(PAGES));
+  if (url.pathname === CONFIG.logout) event.waitUntil(Promise.all([caches.delete(PAGES), caches.delete(CONFIG.rules)]));
+}
+
+async function rulesFile(event) {
+  try {
+    const response = await fetch(event.request);
+    const copy = response.ok && response.clone();
+    if (copy) event.waitUntil(caches.open(CONFIG.rules).then((cache) => cache.put(event.request, copy)));
+    return response;
+  } catch (error) {
+    return (await caches.match(event.request, LOOSE)) || Response.error();
+  }
 }
 
 async function staticFile(request) {

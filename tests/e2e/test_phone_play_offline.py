@@ -57,7 +57,9 @@ def play_hand(page, cards: int) -> None:
     tricks.locator("[data-save]").click()
 
 
-def kept_on_the_phone(browser, live_server, make_app, kind="oh_hell", players=SEVEN, options=None):
+def kept_on_the_phone(
+    browser, live_server, make_app, kind="oh_hell", players=SEVEN, options=None, workers="block"
+):
     """A game open on a phone that keeps it (a 7-player Oh Hell game of 7 hands with the hook,
     unless told): the app, the game's id, the phone's page and the page's errors."""
     app = make_app()
@@ -69,7 +71,7 @@ def kept_on_the_phone(browser, live_server, make_app, kind="oh_hell", players=SE
         account = db.session.scalar(db.select(Account))
         options = options or {"hook": True, "sequence": "down"}
         game = games.create_game(account, kind, players, options).game.id
-    context = browser.new_context(**phone_settings(live_server))
+    context = browser.new_context(**phone_settings(live_server, service_workers=workers))
     context.set_default_timeout(20_000)
     page = context.new_page()
     errors: list[str] = []
@@ -213,6 +215,36 @@ def test_a_score_pad_played_offline(browser, live_server, make_app):
     expect(page.locator("#final-title")).to_contain_text("game over")
     phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
     assert phone["state"]["totals"] == {"Ann": 6, "Ben": 12, "Cy": 18}
+    context.set_offline(False)
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    assert server_state(app, game) == phone["state"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
+
+
+def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(browser, live_server, make_app):
+    """The tab loaded again with no link (the worker's copy of the page as it was online,
+    before the hand played offline): the page is at the phone's step (hand 2's bids), the rules
+    start again from the phone's cache, and the game goes on; synced, the server's is the
+    phone's."""
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app, workers="allow")
+    context = page.context
+    copies = "() => caches.open('sk-pages').then((cache) => cache.keys()).then((k) => k.length)"
+    wait_until(page, copies)
+    page.reload()  # now through the worker, which keeps a copy of offline play's files
+    expect(page.locator(".keep-offline[data-ready][data-ahead]")).to_be_attached(timeout=120_000)
+    context.set_offline(True)
+    play_hand(page, 7)
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    page.reload()
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    expect(page.locator("form[data-bids-form] input[name=number]")).to_have_value("2")
+    expect(page.locator(".keep-offline[data-ready]")).to_be_attached(timeout=120_000)
+    play_hand(page, 6)
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    expect(page.locator("#now h1")).to_contain_text("Hand 3")
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert len(phone["state"]["hands"]) == 2
     context.set_offline(False)
     wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
     assert server_state(app, game) == phone["state"]
