@@ -84,7 +84,11 @@ function write(event, url) {
   if (url.pathname === CONFIG.logout) event.waitUntil(Promise.all([caches.delete(PAGES), caches.delete(CONFIG.rules)]));
 }
 
+// A file kept for good (the rules and their runtime, under their version): the copy, as long
+// as it is there (no second copy of 10 MB at each page); anything else: the network first.
 async function rulesFile(event) {
+  const kept = await caches.match(event.request, LOOSE);
+  if (kept && (kept.headers.get("Cache-Control") || "").includes("immutable")) return kept;
   try {
     const response = await fetch(event.request);
     const copy = response.ok && response.clone();

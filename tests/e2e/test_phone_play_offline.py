@@ -230,7 +230,7 @@ def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(browser, live_
     app, game, page, errors = kept_on_the_phone(browser, live_server, make_app, workers="allow")
     context = page.context
     copies = "() => caches.open('sk-pages').then((cache) => cache.keys()).then((k) => k.length)"
-    wait_until(page, copies)
+    wait_until(page, copies, timeout=60_000)
     page.reload()  # now through the worker, which keeps a copy of offline play's files
     expect(page.locator(".keep-offline[data-ready][data-ahead]")).to_be_attached(timeout=120_000)
     context.set_offline(True)
