@@ -180,6 +180,7 @@ def worker_config() -> dict:
         "logout": url_for("auth.logout"),
         "rules": RULES_CACHE,
         "rules_path": "/offline/",
+        "rules_runtime": "/offline/pyodide/",
     }
 
 

@@ -46,7 +46,7 @@ self.addEventListener("fetch", (event) => {
   else if (request.mode === "navigate") {
     event.respondWith(GAME_PAGE.test(url.pathname) ? gamePage(event, url) : page(event));
   } else if (url.pathname.startsWith(CONFIG.static)) event.respondWith(staticFile(request));
-  else if (url.pathname.startsWith(CONFIG.rules_path)) event.respondWith(rulesFile(event));
+  else if (url.pathname.startsWith(CONFIG.rules_path)) rulesFile(event, url);
 });
 
 // A page asks for a copy of itself (its first load came before the worker; a save made in
@@ -84,19 +84,27 @@ function write(event, url) {
   if (url.pathname === CONFIG.logout) event.waitUntil(Promise.all([caches.delete(PAGES), caches.delete(CONFIG.rules)]));
 }
 
-// A file kept for good (the rules and their runtime, under their version): the copy, as long
-// as it is there (no second copy of 10 MB at each page); anything else: the network first.
-async function rulesFile(event) {
-  const kept = await caches.match(event.request, LOOSE);
-  if (kept && (kept.headers.get("Cache-Control") || "").includes("immutable")) return kept;
-  try {
-    const response = await fetch(event.request);
+// A file kept for good (the rules and their runtime, under their version): with a connection
+// the browser fetches it itself (its HTTP cache, and its cache of the compiled runtime), the
+// worker only keeps a copy once; without, the copy. Anything else: the network first.
+function rulesFile(event, url) {
+  if (url.pathname.startsWith(CONFIG.rules_runtime) || url.searchParams.has("v")) {
+    if (self.navigator.onLine) event.waitUntil(keepOnce(event.request));
+    else event.respondWith(caches.match(event.request, LOOSE).then((kept) => kept || Response.error()));
+    return;
+  }
+  event.respondWith(fetch(event.request).then((response) => {
     const copy = response.ok && response.clone();
     if (copy) event.waitUntil(caches.open(CONFIG.rules).then((cache) => cache.put(event.request, copy)));
     return response;
-  } catch (error) {
-    return (await caches.match(event.request, LOOSE)) || Response.error();
-  }
+  }, () => caches.match(event.request, LOOSE).then((kept) => kept || Response.error())));
+}
+
+async function keepOnce(request) {
+  const cache = await caches.open(CONFIG.rules);
+  if (await cache.match(request, LOOSE)) return;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response);
 }
 
 async function staticFile(request) {

@@ -21,6 +21,8 @@ from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.services import games
 from scorekeeper.views import offline_rules
+from tests.browser import CHROMIUM
+from tests.browser import LAUNCH_ARGS
 from tests.browser import log_in
 from tests.browser import phone_settings
 from tests.browser import screenshot
@@ -58,10 +60,13 @@ def play_hand(page, cards: int) -> None:
 
 
 def kept_on_the_phone(
-    browser, live_server, make_app, kind="oh_hell", players=SEVEN, options=None, workers="block"
+    browser, live_server, make_app, kind="oh_hell", players=SEVEN, options=None, profile=None
 ):
     """A game open on a phone that keeps it (a 7-player Oh Hell game of 7 hands with the hook,
-    unless told): the app, the game's id, the phone's page and the page's errors."""
+    unless told): the app, the game's id, the phone's page and the page's errors. With a
+    ``profile`` (a folder): a browser of its own on it, the service worker allowed (in a
+    context of the tests' shared browser, a worker installed by an earlier test's context
+    kept this one's from ever taking control)."""
     app = make_app()
     with app.app_context():
         if not offline_rules.available():
@@ -71,9 +76,17 @@ def kept_on_the_phone(
         account = db.session.scalar(db.select(Account))
         options = options or {"hook": True, "sequence": "down"}
         game = games.create_game(account, kind, players, options).game.id
-    context = browser.new_context(**phone_settings(live_server, service_workers=workers))
+    if profile is None:
+        context = browser.new_context(**phone_settings(live_server))
+    else:
+        context = browser.browser_type.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=LAUNCH_ARGS,
+            **phone_settings(live_server, service_workers="allow"),
+        )
     context.set_default_timeout(20_000)
-    page = context.new_page()
+    page = context.pages[0] if context.pages else context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     log_in(page)
@@ -222,16 +235,25 @@ def test_a_score_pad_played_offline(browser, live_server, make_app):
     context.close()
 
 
-def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(browser, live_server, make_app):
+def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(
+    browser, live_server, make_app, tmp_path
+):
     """The tab loaded again with no link (the worker's copy of the page as it was online,
     before the hand played offline): the page is at the phone's step (hand 2's bids), the rules
     start again from the phone's cache, and the game goes on; synced, the server's is the
     phone's."""
-    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app, workers="allow")
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, profile=tmp_path / "profile"
+    )
     context = page.context
     copies = "() => caches.open('sk-pages').then((cache) => cache.keys()).then((k) => k.length)"
+    # The worker installed (registered once the page is drawn), the page loaded again through
+    # it: it keeps a copy of the page and of offline play's files (after a test whose context
+    # had a worker, the first page was not always claimed by the new worker).
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     wait_until(page, copies, timeout=60_000)
-    page.reload()  # now through the worker, which keeps a copy of offline play's files
     expect(page.locator(".keep-offline[data-ready][data-ahead]")).to_be_attached(timeout=120_000)
     context.set_offline(True)
     play_hand(page, 7)
