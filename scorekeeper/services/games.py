@@ -40,6 +40,7 @@ from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import join_names
 from scorekeeper.games.table import Change
+from scorekeeper.games.table import hand_index
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
@@ -145,17 +146,6 @@ def record_of(game: Game, members: Sequence[str]) -> list[Entry]:
         record.append(hand)
     record += [change_entry(row, members) for row in changes]
     return record
-
-
-def hand_index(record: Sequence[Entry], number: int) -> int:
-    """Where hand ``number`` is in the record."""
-    seen = 0
-    for index, entry in enumerate(record):
-        if not isinstance(entry, Change):
-            seen += 1
-            if seen == number:
-                return index
-    raise IndexError(number)
 
 
 def _refused(rules, error: RuleError, kept: bool) -> Refusal:

@@ -313,12 +313,19 @@ def game_page(result: Played, template: str, status: int = 200, **context):
     """A page of one game: its own template (or a shared one, named with its folder) with
     the state and what every game page uses.
     A form saved in place (``X-Fragment``) gets the page's main part only."""
+    html = page_html(result, template, **context)
+    return (fragment_of(html) if wants_fragment() else html), status
+
+
+def page_html(result: Played, template: str, **context) -> str:
+    """The whole page of ``game_page``, rendered (also for a state the game may reach: the
+    forms of the steps ahead, for a phone that plays offline)."""
     hand = context.get("hand")
     players = hand.players if hand is not None and hand.players else result.players
     setup = result.setup
     if list(players) != list(setup.players):  # the table changed: the hand's own table
         setup = Setup(tuple(players), setup.options, setup.first_dealer)
-    html = render_template(
+    return render_template(
         template if "/" in template else result.plugin.template(template),
         **result.rules.page_context(setup),
         played=result,
@@ -327,7 +334,6 @@ def game_page(result: Played, template: str, status: int = 200, **context):
         action_form=HandForm(formdata=None, seats=_seats(result, context.get("hand"))),
         **context,
     )
-    return (fragment_of(html) if wants_fragment() else html), status
 
 
 def _seats(result: Played, hand=None) -> str:
@@ -367,6 +373,12 @@ def saved(result: Played, number: int | None = None, version: int | None = None)
     return redirect(url_for("games.show", game_id=result.game.id, _anchor="now"))
 
 
+def ahead_page(result: Played) -> str:
+    """The game's page for ``result``, a state the game may reach (no refusal, nothing typed):
+    the steps ahead of a phone playing offline."""
+    return page_html(result, "show.html", refusal=None, errors={}, entered=None, phase=None)
+
+
 def _render_game(result: Played, refusal=None, entered=None, phase=None):
     return game_page(
         result,
@@ -392,6 +404,25 @@ def _hand_number() -> int | None:
         )
 
 
+def _unmoved(game) -> None:
+    """A save made offline names the game's version it was made on (``based_on``: the phone
+    counts its own saves since it last saw the game, play_offline.js). When the game moved
+    since (another phone saved a hand, a seat phone bid), it is refused, not applied over a
+    game the phone did not see: the phone keeps it, beside the server's, for the scorekeeper
+    to choose."""
+    based_on = request.form.get("based_on")
+    if based_on is None:
+        return
+    if not (based_on.isascii() and based_on.isdigit()) or int(based_on) != game.version:
+        raise Refusal(
+            "conflict",
+            _(
+                "This game changed on another phone while this one was offline: this save"
+                " was not applied. Compare it with the game, then enter it again or discard it."
+            ),
+        )
+
+
 def _read_hand(game, phase: str) -> dict:
     """The game's form reader on this request's form; what it refuses, refused as the app
     refuses (the same codes, messages and fields)."""
@@ -407,6 +438,7 @@ def record(game_id: int):
     version = game.version
     phase = request.form.get("phase", "")
     try:
+        _unmoved(game)
         entry = _read_hand(game, phase)
         result = games.record_hand(game, entry, number=_hand_number())
     except Refusal as refusal:
@@ -424,6 +456,7 @@ def update(game_id: int, number: int):
     correcting = phase == "both"
     rules = game.plugin.rules
     try:
+        _unmoved(game)
         entry = _read_hand(game, phase)
         complete = phase in game.plugin.completing
         result = games.update_hand(game, number, entry, complete=complete, replace=correcting)
