@@ -8,7 +8,12 @@
   the phone's rules, kept by the outbox, the next step's form in place and the totals written,
   over a whole 7-player Oh Hell game of 7 hands played offline (14 saves);
 - the sync: those 14 saves (7 hands), from the link's return to every one of them on the
-  server.
+  server;
+- an online save with the local answer first, tap to totals: the switch on and the link up,
+  from the Save tap to the phone's answer drawn (the next step, the totals written) while the
+  same save goes to the server, over another whole game (14 saves), each save's server answer
+  awaited before the next tap; with the server's tap to answer beside it; on loopback, and
+  on a slow link (150 ms of latency emulated by Chromium).
 
 Run with ``.venv/bin/python bench/play_offline.py`` (Pyodide installed by ``make``)."""
 
@@ -36,6 +41,7 @@ from tests.browser import PHONE  # noqa: E402
 from tests.browser import log_in  # noqa: E402
 from tests.conftest import make_account  # noqa: E402
 from tests.e2e.test_phone_play_offline import play_hand  # noqa: E402
+from tests.e2e.test_phone_play_offline import tap  # noqa: E402
 from tests.live import serving  # noqa: E402
 
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
@@ -66,6 +72,39 @@ def play_offline(page) -> None:
         page.wait_for_function(f"() => window.benchTimes.length === {number * 2}")
 
 
+#: Times the Save tap, the phone's answer drawn online (data-local-first) and the server's.
+WATCH_ONLINE = """() => {
+  window.benchLocal = [];
+  window.benchServer = [];
+  window.addEventListener("submit", () => { window.benchTapped = performance.now(); }, true);
+  new MutationObserver(() => window.benchLocal.push(performance.now() - window.benchTapped))
+    .observe(document.body, { attributes: true, attributeFilter: ["data-local-first"] });
+  document.addEventListener("sk:page", (event) => {
+    if (event.detail && event.detail.offline) return;
+    window.benchServer.push(performance.now() - window.benchTapped);
+  });
+}"""
+
+
+def play_online(page) -> None:
+    """The whole game online (everyone bids 0, the first takes all), each save's server
+    answer in before the next tap."""
+    saves = 0
+    for number in range(1, 8):
+        for kind, cards in (("bids", 0), ("tricks", 8 - number)):
+            form = page.locator(f"form[data-{kind}-form]")
+            order = form.locator("li.row").evaluate_all(
+                "(rows) => rows.map((r) => r.dataset.player)"
+            )
+            for name in order:
+                tap(form, name, 0)
+            if cards:
+                tap(form, order[0], cards)
+            form.locator("[data-save]").click()
+            saves += 1
+            page.wait_for_function(f"() => window.benchServer.length === {saves}")
+
+
 def main() -> None:
     folder = tempfile.mkdtemp(prefix="scorekeeper-play-offline-bench-")
     app = create_app(
@@ -81,7 +120,7 @@ def main() -> None:
     make_account(app)
     with app.app_context():
         account = db.session.scalar(db.select(Account))
-        ids = [games.create_game(account, "oh_hell", SEVEN, OPTIONS).game.id for _ in range(2)]
+        ids = [games.create_game(account, "oh_hell", SEVEN, OPTIONS).game.id for _ in range(4)]
     print(f"load average {os.getloadavg()[0]:.2f} at the start")
     with serving(app) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
@@ -123,6 +162,34 @@ def main() -> None:
             time.sleep(0.01)
         synced = (time.perf_counter() - started) * 1000
         print(f"{'sync of 7 offline hands (14 saves)':36} {synced:7.0f} ms")
+        for game, latency in ((ids[2], 0), (ids[3], 150)):
+            online = context.new_page()
+            switch_on(online, game)
+            if latency:  # a slow link (Chromium's emulation, on the page's own requests)
+                link = context.new_cdp_session(online)
+                link.send("Network.enable")
+                link.send(
+                    "Network.emulateNetworkConditions",
+                    {
+                        "offline": False,
+                        "latency": latency,
+                        "downloadThroughput": -1,
+                        "uploadThroughput": -1,
+                    },
+                )
+            online.evaluate(WATCH_ONLINE)
+            play_online(online)
+            local = sorted(online.evaluate("() => window.benchLocal"))
+            server = sorted(online.evaluate("() => window.benchServer"))
+            said = f"online save, local first, {latency} ms"
+            print(
+                f"{said:36} median {statistics.median(local):6.1f} ms, "
+                f"max {local[-1]:6.1f} ms ({len(local)} of {len(server)} saves answered first)"
+            )
+            print(
+                f"{'  server answer, tap to page':36} median {statistics.median(server):6.1f} ms, "
+                f"max {server[-1]:6.1f} ms"
+            )
         browser.close()
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 

@@ -292,6 +292,9 @@ def play(game_id: int):
             "kept": _("Kept on this phone: with no connection its hands are checked here."),
             "loading": _("Getting the rules onto this phone…"),
             "checked": _("Checked on this phone, sent when the link returns."),
+            "server_won": _(
+                "The server's answer differs from this phone's: the server's is shown."
+            ),
         },
     )
     response.headers["Cache-Control"] = "no-store"

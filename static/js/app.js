@@ -135,6 +135,8 @@ function inplaceForms() {
       })
       .catch((error) => {
         restore();
+        // Offline play's answer first (play_offline.js) puts the form back in its place.
+        document.dispatchEvent(new CustomEvent("sk:unanswered", { detail: { form } }));
         keptOrNote(error, form, submitter, () => (form.querySelector(".save-bar") || form).appendChild(saveFailedNote(() => send(form, submitter))));
       });
   }

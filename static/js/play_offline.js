@@ -50,14 +50,14 @@ function stepAhead(state) {
   return (ahead && ahead.steps[stepOf(state)]) || null;
 }
 
-function advance(state, html) {
+function advance(state, html, detail = { offline: true }) {
   const old = [...document.querySelectorAll("#main [data-step]")];
   if (html && old.length) {
     const parts = document.createRange().createContextualFragment(html);
     old[0].before(parts);
     old.forEach((part) => part.remove());
   }
-  document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true } }));
+  document.dispatchEvent(new CustomEvent("sk:page", { detail }));
   document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
   showTotals(state);
   return Boolean(html);
@@ -83,13 +83,14 @@ function theSwitch() {
   const start = () => {
     state.textContent = data.words.loading;
     ready = ready || rules();
-    ready.then(() => { state.textContent = data.words.kept; box.dataset.ready = ""; },
+    ready.then((module) => { running = module; state.textContent = data.words.kept; box.dataset.ready = ""; },
       () => { state.textContent = ""; ready = null; });
   };
   input.addEventListener("change", () => {
     if (input.checked) { remember(); start(); fetchAhead().catch(() => {}); return; }
     localStorage.removeItem(STORE);
     localStorage.removeItem(AHEAD);
+    pending = [];
     state.textContent = "";
     delete box.dataset.ready;
     delete box.dataset.ahead;
@@ -176,17 +177,137 @@ async function checkHere(form, submitter) {
   document.body.dataset.offlineSaves = String(Number(document.body.dataset.offlineSaves || 0) + 1);
 }
 
+// Online, the phone answers first: a save of the game page's form goes to the server as
+// ever (app.js: in place, its idempotency key), and meanwhile the phone's rules check it; if
+// they accept it, the next step is drawn and the totals written at once, without waiting for
+// the network. The server's answer then replaces the page's main part (the server wins); if
+// its game is not the phone's (it refused the save, or its totals differ), the page says so.
+// A refusal by the phone's rules draws nothing: the server's answer shows its own messages.
+let answers = 0; // the server's answers drawn in place, counted
+let pending = []; // the phone's answers the server has not answered yet, in order
+let checked = null; // the last phone's answer the server answered, to compare with its game
+let running = null; // the rules, once started (answered at once, no waiting on a promise)
+
+async function answerFirst(form, asked, seen) {
+  const before = { entries: data.request.entries, state: data.state, version: data.version };
+  const answer = await running.save(data.urls, asked);
+  // Refused here, or the server answered first (a fast link): the server's page stands.
+  if (answer.refused || answers !== seen || !form.isConnected) return;
+  data.request.entries = answer.entries;
+  data.state = answer.state;
+  data.version += 1;
+  const html = stepAhead(answer.state);
+  const old = html ? [...document.querySelectorAll("#main [data-step]")] : [];
+  pending.push({ form, state: answer.state, old, before });
+  if (html) advance(answer.state, html, { offline: true, local: true });
+  else showTotals(answer.state);
+  document.body.dataset.localFirst = String(Number(document.body.dataset.localFirst || 0) + 1);
+}
+
+// The server did not answer (no link, an error): the form the save came from back in its
+// place, with what was entered (app.js then says it was not saved, or the outbox keeps it).
+function unanswered(event) {
+  const found = pending.find((each) => each.form === event.detail.form);
+  if (!found) return;
+  pending = pending.filter((each) => each !== found);
+  const now = [...document.querySelectorAll("#main [data-step]")];
+  if (now.length && found.old.length) {
+    now[0].before(...found.old);
+    now.forEach((part) => part.remove());
+  }
+  Object.assign(data, { state: found.before.state, version: found.before.version });
+  data.request.entries = found.before.entries;
+  showTotals(found.before.state || { totals: {} });
+}
+
+function serverWon() {
+  const main = document.getElementById("main");
+  if (!main || main.querySelector("[data-server-won]")) return;
+  const box = Object.assign(document.createElement("div"), { className: "flashes" });
+  box.setAttribute("role", "status");
+  const note = Object.assign(document.createElement("p"), { className: "flash flash-warning", textContent: data.words.server_won });
+  note.dataset.serverWon = "";
+  box.append(note);
+  const outbox = document.getElementById("outbox");
+  if (outbox && outbox.parentNode === main) outbox.after(box); else main.prepend(box);
+}
+
+// The server's game (its record, just read again) through the phone's rules, beside the
+// phone's answer: the same step and the same totals, or the page says the server's is shown.
+async function compare(mine) {
+  const found = await running.play(data.urls, data.request);
+  const server = found.state;
+  data.state = server || data.state;
+  const same = server && stepOf(server) === stepOf(mine)
+    && JSON.stringify(server.totals) === JSON.stringify(mine.totals);
+  if (!same) serverWon();
+  document.body.dataset.serverCompared = String(Number(document.body.dataset.serverCompared || 0) + 1);
+}
+
+// What is entered on the step the phone drew, while the server's answer is still to come:
+// put back into the same form of the server's page when it lands (the same step: its hidden
+// fields the same), so that no tap is lost.
+let typed = null;
+const OWN = ["csrf_token", "idempotency_key"];
+
+function noteTyped(event) {
+  const form = event.target.form;
+  if (!pending.length || !form || !("inplace" in form.dataset)) return;
+  typed = { id: form.id, action: form.action, fields: [...new FormData(form)].filter(([name, value]) => typeof value === "string" && !OWN.includes(name)) };
+}
+
+function putBack() {
+  const was = typed;
+  const form = was && document.getElementById(was.id);
+  typed = null;
+  if (!form || form.action !== was.action || !("inplace" in form.dataset)) return;
+  const hidden = [...form.querySelectorAll("input[type=hidden]")].filter((input) => !OWN.includes(input.name));
+  if (!hidden.every((input) => was.fields.some(([name, value]) => name === input.name && value === input.value))) return;
+  for (const [name, value] of was.fields) {
+    const field = form.elements.namedItem(name);
+    if (!field || field.type === "hidden") continue;
+    if (field.type === "checkbox") field.checked = true;
+    else field.value = value; // a radio group checks the one with this value
+  }
+  form.dispatchEvent(new Event("change", { bubbles: true }));
+  typed = null;
+}
+
 function intercept() {
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (navigator.onLine || !kept() || !ready || !data || !("inplace" in form.dataset)) return;
-    if (!request(form, event.submitter)) return;
+    if (event.defaultPrevented || !kept() || !ready || !data || !("inplace" in form.dataset)) return;
+    const asked = request(form, event.submitter);
+    if (!asked) return;
+    typed = null;
+    if (navigator.onLine) {
+      // The phone answers first, the server's save goes on (app.js), with the saves kept on
+      // this phone first if any (then the outbox's answer is the page's, as today).
+      // The phone's answer right after: the server's request is on its way first.
+      const seen = answers;
+      if (running && !(window.Outbox && Outbox.count)) setTimeout(() => answerFirst(form, asked, seen));
+      return;
+    }
     event.preventDefault();
     event.stopImmediatePropagation();
     checkHere(form, event.submitter);
   }, true);
-  // A save made in place (online) changed the record: the phone's copy follows it.
-  document.addEventListener("sk:page", () => { if (navigator.onLine && kept()) refresh().catch(() => {}); });
+  document.addEventListener("sk:unanswered", unanswered);
+  document.addEventListener("change", noteTyped);
+  document.addEventListener("input", noteTyped);
+  // A save made in place (online) changed the record: the phone's copy follows it; and the
+  // server's answer to a save the phone answered first is set beside the phone's answer.
+  document.addEventListener("sk:page", (event) => {
+    if (event.detail && event.detail.offline) return; // drawn by the phone
+    answers += 1;
+    putBack();
+    const mine = pending.shift();
+    if (mine) checked = mine.state;
+    if (!navigator.onLine || !kept()) return;
+    const compared = checked && !pending.length ? checked : null;
+    if (compared) checked = null;
+    refresh().then(() => compared && running && compare(compared)).catch(() => {});
+  });
 }
 
 if (gameId) {
