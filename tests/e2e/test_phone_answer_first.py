@@ -105,3 +105,25 @@ def test_the_server_disagrees_and_its_answer_wins(browser, live_server, make_app
     assert server_state(app, game)["hands"] == []
     assert not errors, errors
     page.context.close()
+
+
+def test_a_save_the_server_fails_puts_the_form_back(browser, live_server, make_app):
+    """The server fails the save (an error, no page): the phone's step goes, the bids' form
+    is back with what was entered and says it was not saved (as without the switch)."""
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
+    held = []
+    page.route(re.compile(rf"/games/{game}/hands(/\d+)?$"), lambda route: held.append(route))
+    bids = page.locator("form[data-bids-form]")
+    order = order_of(bids)
+    for name in order:
+        tap(bids, name, 0)
+    bids.locator("[data-save]").click()
+    expect(page.locator("form[data-tricks-form]")).to_be_visible()  # the phone's answer
+    held[0].fulfill(status=500, body="Internal Server Error", content_type="text/plain")
+    expect(page.locator("form[data-bids-form] .save-failed")).to_be_visible()
+    expect(page.locator("form[data-tricks-form]")).to_have_count(0)
+    expect(bids.locator(f'li[data-player="{order[0]}"] input[value="0"]')).to_be_checked()
+    expect(page.locator("#now h1")).to_contain_text("Hand 1")
+    assert server_state(app, game)["hands"] == []
+    assert not errors, errors
+    page.context.close()
