@@ -33,18 +33,24 @@ def shown_totals(page) -> dict[str, str]:
     return {name: re.search(r"-?\d+", text).group() for name, text in shown.items()}
 
 
-def test_the_totals_shown_before_the_server_answers(browser, live_server, make_app):
-    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
+def bids_saved_held(page, game: int) -> tuple[list, list[str]]:
+    """Every save of game ``game`` held by a route (the test answers it), then hand 1's bids
+    saved, everyone 0, and the phone's answer drawn: the held saves and the order of play."""
     held = []
     page.route(re.compile(rf"/games/{game}/hands(/\d+)?$"), lambda route: held.append(route))
-
     bids = page.locator("form[data-bids-form]")
     order = order_of(bids)
     for name in order:
         tap(bids, name, 0)
     bids.locator("[data-save]").click()
+    expect(page.locator("form[data-tricks-form]")).to_be_visible()  # the phone's answer
+    return held, order
+
+
+def test_the_totals_shown_before_the_server_answers(browser, live_server, make_app):
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
     # The phone's answer: hand 1's tricks, while the server has not even had the save.
-    expect(page.locator("form[data-tricks-form]")).to_be_visible()
+    held, order = bids_saved_held(page, game)
     expect(page.locator("body")).to_have_attribute("data-local-first", "1")
     assert len(held) == 1
     with app.app_context():
@@ -84,14 +90,7 @@ def test_the_server_disagrees_and_its_answer_wins(browser, live_server, make_app
     # The server's answer: a refusal, its page as it stands (hand 1's bids, nothing saved).
     refusal = page.request.get(f"/games/{game}", headers={"X-Fragment": "1"}).text()
     assert "data-bids-form" in refusal
-    held = []
-    page.route(re.compile(rf"/games/{game}/hands(/\d+)?$"), lambda route: held.append(route))
-
-    bids = page.locator("form[data-bids-form]")
-    for name in order_of(bids):
-        tap(bids, name, 0)
-    bids.locator("[data-save]").click()
-    expect(page.locator("form[data-tricks-form]")).to_be_visible()  # the phone's answer
+    held, _ = bids_saved_held(page, game)
     expect(page.locator("[data-server-won]")).to_have_count(0)
     held[0].fulfill(status=422, body=refusal, content_type="text/html; charset=utf-8")
     notice = page.locator("[data-server-won]")
@@ -111,14 +110,8 @@ def test_a_save_the_server_fails_puts_the_form_back(browser, live_server, make_a
     """The server fails the save (an error, no page): the phone's step goes, the bids' form
     is back with what was entered and says it was not saved (as without the switch)."""
     app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
-    held = []
-    page.route(re.compile(rf"/games/{game}/hands(/\d+)?$"), lambda route: held.append(route))
+    held, order = bids_saved_held(page, game)
     bids = page.locator("form[data-bids-form]")
-    order = order_of(bids)
-    for name in order:
-        tap(bids, name, 0)
-    bids.locator("[data-save]").click()
-    expect(page.locator("form[data-tricks-form]")).to_be_visible()  # the phone's answer
     held[0].fulfill(status=500, body="Internal Server Error", content_type="text/plain")
     expect(page.locator("form[data-bids-form] .save-failed")).to_be_visible()
     expect(page.locator("form[data-tricks-form]")).to_have_count(0)
