@@ -29,6 +29,7 @@ CODE_NAMES = {
     "TimeoutError",
     "X-Fragment",
     "X-Sheet-Rows",
+    "bidsTotal",
     "use strict",
     "wakeLock",
     "A",
