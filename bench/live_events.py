@@ -27,10 +27,14 @@ the same way. Prints the load average.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
 import random
+import resource
+import selectors
+import socket
 import subprocess
 import sys
 import threading
@@ -49,48 +53,47 @@ from bench.load import free_port  # noqa: E402
 from bench.load import quantile  # noqa: E402
 
 THREADS = "256"
+#: The server's keepalive comment on an idle stream (views/events.py KEEPALIVE).
+KEEPALIVE = 15.0
 
 
-class Stream(threading.Thread):
-    """One phone following its game: notes when each event arrives."""
+class Stream:
+    """One phone following its game: notes when each event arrives (read by ``Reader``)."""
 
     def __init__(self, port: int, game: int, token: str) -> None:
-        super().__init__(daemon=True)
-        self.port, self.game, self.token = port, game, token
+        self.game = game
         self.arrived = threading.Condition()
         self.count = 0
         self.last_at = 0.0
         self.open = threading.Event()
+        self.buffer = b""
+        self.sock = socket.create_connection(("127.0.0.1", port))
+        self.sock.sendall(
+            f"GET /api/v1/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {token}\r\n\r\n".encode()
+        )
+        self.sock.setblocking(False)
 
-    def run(self) -> None:
-        self.connection = connection = http.client.HTTPConnection(
-            "127.0.0.1", self.port, timeout=600
-        )
-        connection.request(
-            "GET",
-            f"/api/v1/games/{self.game}/events",
-            headers={"Authorization": f"Bearer {self.token}"},
-        )
-        response = connection.getresponse()
-        assert response.status == 200, response.read()[:300]
-        self.open.set()
-        try:
-            for raw in response.fp:
-                if raw.startswith(b"data: "):
-                    with self.arrived:
-                        self.count += 1
-                        self.last_at = time.perf_counter()
-                        self.arrived.notify_all()
-        except (OSError, ValueError, AttributeError):
-            pass  # closed by the bench
+    def received(self, chunk: bytes, at: float) -> None:
+        """What the socket gave: every complete line of it read; each ``data:`` line an event."""
+        lines = (self.buffer + chunk).split(b"\n")
+        self.buffer = lines.pop()
+        events = 0
+        for line in lines:
+            if line.startswith(b"data: "):
+                events += 1
+            elif line.startswith(b"HTTP/1.1 200"):
+                self.open.set()  # any other answer: never open, the run fails
+        if events:
+            with self.arrived:
+                self.count += events
+                self.last_at = at
+                self.arrived.notify_all()
 
     def close(self) -> None:
-        sock = getattr(self.connection, "sock", None)
-        if sock is not None:
-            import socket
-
-            sock.shutdown(socket.SHUT_RDWR)
-        self.connection.close()
+        with contextlib.suppress(OSError):  # already closed by the server
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self.sock.close()
 
     def wait_past(self, count: int, timeout: float = 5.0) -> float | None:
         """When the event after the ``count``-th arrived (None: not within ``timeout``)."""
@@ -98,6 +101,46 @@ class Stream(threading.Thread):
             if self.arrived.wait_for(lambda: self.count > count, timeout):
                 return self.last_at
         return None
+
+
+class Reader(threading.Thread):
+    """Every open stream read by one thread (epoll), as cheap for the shared cores as can be:
+    the clients run on the same 2 cores as the server."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.selector = selectors.DefaultSelector()
+        self.added: list[Stream] = []
+        self.lock = threading.Lock()
+        self.stopped = False
+
+    def add(self, stream: Stream) -> None:
+        with self.lock:
+            self.added.append(stream)
+
+    def run(self) -> None:
+        while not self.stopped:
+            with self.lock:
+                added, self.added = self.added, []
+            for stream in added:
+                self.selector.register(stream.sock, selectors.EVENT_READ, stream)
+            for key, _ in self.selector.select(0.05):
+                stream = key.data
+                try:
+                    chunk = stream.sock.recv(65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self.selector.unregister(stream.sock)
+                    continue
+                stream.received(chunk, time.perf_counter())
+
+    def stop(self) -> None:
+        self.stopped = True
+        self.join(timeout=5)
+        self.selector.close()
 
 
 class Table:
@@ -130,11 +173,11 @@ class Table:
             self.phones[name] = phone
         self.streams: dict[str, Stream] = {}
 
-    def follow(self, port: int) -> None:
+    def follow(self, port: int, reader: Reader) -> None:
         self.streams = {name: Stream(port, self.id, token) for name, token in self.seats.items()}
         self.streams["scorekeeper"] = Stream(port, self.id, self.client.bearer["Authorization"][7:])
         for stream in self.streams.values():
-            stream.start()
+            reader.add(stream)
 
     def saves(self):
         """The next save, again and again: each bid in turn, then the hand's tricks."""
@@ -187,11 +230,33 @@ def play(table: Table, stop: threading.Event, interval: float, saves: list, dela
             return  # a new game (play again) has no streams: this table is done
 
 
-def run(save_port: int, follow_port: int | None, tables: int, seconds: float, interval: float):
-    made = [Table(save_port, number) for number in range(tables)]
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user and system) of process ``pid`` and its children (Linux's /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        with open(f"/proc/{pid}/task/{pid}/children") as listed:
+            children = [int(child) for child in listed.read().split()]
+    except OSError:
+        return 0.0
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(child) for child in children)
+
+
+def bench_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_SELF)
+    return used.ru_utime + used.ru_stime
+
+
+def run(save_port: int, follow_port: int | None, servers: list[int], args) -> dict:
+    """One run: the tables made, their phones following (``follow_port``), the saves for
+    ``args.seconds``; the saves' times, the events' delays and the CPU each side used."""
+    made = [Table(save_port, number) for number in range(args.tables)]
+    reader = Reader()
+    reader.start()
     if follow_port is not None:
         for table in made:
-            table.follow(follow_port)
+            table.follow(follow_port, reader)
         for table in made:
             for stream in table.streams.values():
                 stream.open.wait(30)
@@ -199,20 +264,27 @@ def run(save_port: int, follow_port: int | None, tables: int, seconds: float, in
     saves: list[float] = []
     delays: list[float] = []
     stop = threading.Event()
-    threads = [threading.Thread(target=play, args=(t, stop, interval, saves, delays)) for t in made]
+    threads = [
+        threading.Thread(target=play, args=(table, stop, args.interval, saves, delays))
+        for table in made
+    ]
+    cpu = (sum(cpu_seconds(pid) for pid in servers), bench_cpu(), time.perf_counter())
     for thread in threads:
         thread.start()
-    time.sleep(seconds)
+    time.sleep(args.seconds)
     stop.set()
     for thread in threads:
         thread.join(timeout=30)
+    elapsed = time.perf_counter() - cpu[2]
+    server_cpu = (sum(cpu_seconds(pid) for pid in servers) - cpu[0]) / elapsed
+    client_cpu = (bench_cpu() - cpu[1]) / elapsed
     unopened = sum(1 for t in made for stream in t.streams.values() if not stream.open.is_set())
     for table in made:
         for stream in table.streams.values():
             stream.close()
+    reader.stop()
     assert not unopened, f"{unopened} streams were never answered"
-    time.sleep(2)  # the server notices the closed streams
-    return saves, delays
+    return {"saves": saves, "delays": delays, "server": server_cpu, "bench": client_cpu}
 
 
 def extra_server(uri: str, folder: str) -> tuple[subprocess.Popen, int]:
@@ -232,8 +304,6 @@ def extra_server(uri: str, folder: str) -> tuple[subprocess.Popen, int]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    import socket
-
     for _ in range(200):
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
@@ -247,13 +317,18 @@ def ms(values: list[float], q: float) -> str:
     return f"{quantile(values, q) * 1000:.0f}" if values else "-"
 
 
-def report(label: str, base: list[float], saves: list[float], delays: list[float]) -> None:
-    ratio = quantile(saves, 0.95) / quantile(base, 0.95) if base and saves else float("nan")
+def report(label: str, base: dict, measured: dict) -> None:
+    """One line: the saves' p95 without and with the streams, the events' delays, and the CPU
+    (in cores) the servers and this bench used meanwhile, without and with the streams."""
+    before, saves, delays = base["saves"], measured["saves"], measured["delays"]
+    ratio = quantile(saves, 0.95) / quantile(before, 0.95) if before and saves else float("nan")
     lost = sum(1 for delay in delays if delay == float("inf"))
     print(
-        f"{label:<34} saves {len(saves):>5}  save p95 {ms(base, 0.95):>4} ms without streams, "
+        f"{label:<28} saves {len(saves):>4}  save p95 {ms(before, 0.95):>4} ms without streams, "
         f"{ms(saves, 0.95):>4} ms with ({ratio:.2f}x)  event p50 {ms(delays, 0.5):>4} ms "
-        f"p95 {ms(delays, 0.95):>4} ms  lost {lost}  load {os.getloadavg()[0]:.2f}",
+        f"p95 {ms(delays, 0.95):>4} ms  lost {lost}  cpu server {base['server']:.2f}->"
+        f"{measured['server']:.2f} bench {base['bench']:.2f}->{measured['bench']:.2f}  "
+        f"load {os.getloadavg()[0]:.2f}",
         flush=True,
     )
 
@@ -263,13 +338,17 @@ def bench(label: str, uri: str | None, args) -> None:
     server = Server(uri, args.tables)
     extra = None
     try:
-        base, _ = run(server.port, None, args.tables, args.seconds, args.interval)
-        saves, delays = run(server.port, server.port, args.tables, args.seconds, args.interval)
-        report(f"{label}, {args.tables * 8} streams", base, saves, delays)
+        pids = [server.process.pid]
+        base = run(server.port, None, pids, args)
+        measured = run(server.port, server.port, pids, args)
+        report(f"{label}, {args.tables * 8} streams", base, measured)
         if uri:
             extra, port = extra_server(uri, server.folder)
-            saves, delays = run(port, server.port, args.tables, args.seconds, args.interval)
-            report(f"{label}, two processes", base, saves, delays)
+            # The streams just closed hold their threads until their next keepalive, when the
+            # server notices they are gone: waited for, else they take the next run's threads.
+            time.sleep(KEEPALIVE + 1)
+            measured = run(port, server.port, [*pids, extra.pid], args)
+            report(f"{label}, two processes", base, measured)
     finally:
         # Open streams keep a gunicorn worker busy until its graceful timeout: not waited for.
         for process in (server.process, extra):
