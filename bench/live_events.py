@@ -17,11 +17,15 @@ Measured, for SQLite and for PostgreSQL (``--postgres URL``):
   database: the phones follow on one, the saves go to the other (the event crosses between
   them by LISTEN/NOTIFY).
 
-The clients are threads of this process on the same 2 cores as the server: compare runs made
-the same way. Prints the load average.
+The clients run in this process on the same 2 cores as the server, kept cheap so as not to
+take the server's CPU: one thread reads every stream (epoll), one thread a table saves; each
+line says the CPU (in cores) the servers and this bench used, without streams -> with them.
+A stream the server ends early (its worker holds all it may: ``EVENTS_MAX_STREAMS``) is opened
+again after its ``retry``, as a browser does ("sent back"). The conditions are measured in turn,
+``--rounds`` times each, since the machine is shared. Prints the load average.
 
-    .venv/bin/python bench/live_events.py [--tables 50] [--seconds 20] [--interval 1.0]
-        [--postgres postgresql://postgres@127.0.0.1:5432/postgres]
+    .venv/bin/python bench/live_events.py [--tables 50] [--seconds 10] [--rounds 2]
+        [--interval 1.0] [--postgres postgresql://postgres@127.0.0.1:5432/postgres]
 """
 
 from __future__ import annotations
@@ -61,16 +65,25 @@ class Stream:
     """One phone following its game: notes when each event arrives (read by ``Reader``)."""
 
     def __init__(self, port: int, game: int, token: str) -> None:
-        self.game = game
+        self.port, self.game, self.token = port, game, token
         self.arrived = threading.Condition()
         self.count = 0
         self.last_at = 0.0
         self.open = threading.Event()
+        self.last_id: bytes | None = None
+        self.retry = 1.0
+        #: How many times the server ended the stream early (its worker held all it may).
+        self.sent_back = 0
+        self.connect()
+
+    def connect(self) -> None:
+        """Open the stream (again, as a browser does, with the last event's id)."""
         self.buffer = b""
-        self.sock = socket.create_connection(("127.0.0.1", port))
+        resume = f"Last-Event-ID: {self.last_id.decode()}\r\n" if self.last_id else ""
+        self.sock = socket.create_connection(("127.0.0.1", self.port))
         self.sock.sendall(
-            f"GET /api/v1/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-            f"Authorization: Bearer {token}\r\n\r\n".encode()
+            f"GET /api/v1/games/{self.game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            f"Authorization: Bearer {self.token}\r\n{resume}\r\n".encode()
         )
         self.sock.setblocking(False)
 
@@ -82,6 +95,10 @@ class Stream:
         for line in lines:
             if line.startswith(b"data: "):
                 events += 1
+            elif line.startswith(b"id: "):
+                self.last_id = line[4:].strip()
+            elif line.startswith(b"retry: "):
+                self.retry = int(line[7:]) / 1000
             elif line.startswith(b"HTTP/1.1 200"):
                 self.open.set()  # any other answer: never open, the run fails
         if events:
@@ -113,6 +130,8 @@ class Reader(threading.Thread):
         self.added: list[Stream] = []
         self.lock = threading.Lock()
         self.stopped = False
+        #: Streams the server ended, to open again (when).
+        self.again: list[tuple[float, Stream]] = []
 
     def add(self, stream: Stream) -> None:
         with self.lock:
@@ -122,7 +141,12 @@ class Reader(threading.Thread):
         while not self.stopped:
             with self.lock:
                 added, self.added = self.added, []
-            for stream in added:
+            now = time.monotonic()
+            due = [stream for when, stream in self.again if when <= now]
+            self.again = [(when, stream) for when, stream in self.again if when > now]
+            for stream in due:
+                stream.connect()
+            for stream in added + due:
                 self.selector.register(stream.sock, selectors.EVENT_READ, stream)
             for key, _ in self.selector.select(0.05):
                 stream = key.data
@@ -132,12 +156,16 @@ class Reader(threading.Thread):
                     continue
                 except OSError:
                     chunk = b""
-                if not chunk:
+                if not chunk:  # the server ended it: back after its retry, as a browser comes
                     self.selector.unregister(stream.sock)
+                    stream.sock.close()
+                    stream.sent_back += 1
+                    self.again.append((time.monotonic() + stream.retry, stream))
                     continue
                 stream.received(chunk, time.perf_counter())
 
     def stop(self) -> None:
+        """Stop reading (before the streams are closed: none is opened again)."""
         self.stopped = True
         self.join(timeout=5)
         self.selector.close()
@@ -279,12 +307,19 @@ def run(save_port: int, follow_port: int | None, servers: list[int], args) -> di
     server_cpu = (sum(cpu_seconds(pid) for pid in servers) - cpu[0]) / elapsed
     client_cpu = (bench_cpu() - cpu[1]) / elapsed
     unopened = sum(1 for t in made for stream in t.streams.values() if not stream.open.is_set())
+    reader.stop()
     for table in made:
         for stream in table.streams.values():
             stream.close()
-    reader.stop()
     assert not unopened, f"{unopened} streams were never answered"
-    return {"saves": saves, "delays": delays, "server": server_cpu, "bench": client_cpu}
+    sent_back = sum(stream.sent_back for t in made for stream in t.streams.values())
+    return {
+        "saves": saves,
+        "delays": delays,
+        "server": server_cpu,
+        "bench": client_cpu,
+        "sent_back": sent_back,
+    }
 
 
 def extra_server(uri: str, folder: str) -> tuple[subprocess.Popen, int]:
@@ -326,29 +361,51 @@ def report(label: str, base: dict, measured: dict) -> None:
     print(
         f"{label:<28} saves {len(saves):>4}  save p95 {ms(before, 0.95):>4} ms without streams, "
         f"{ms(saves, 0.95):>4} ms with ({ratio:.2f}x)  event p50 {ms(delays, 0.5):>4} ms "
-        f"p95 {ms(delays, 0.95):>4} ms  lost {lost}  cpu server {base['server']:.2f}->"
+        f"p95 {ms(delays, 0.95):>4} ms  lost {lost}  sent back {measured['sent_back']}  "
+        f"cpu server {base['server']:.2f}->"
         f"{measured['server']:.2f} bench {base['bench']:.2f}->{measured['bench']:.2f}  "
         f"load {os.getloadavg()[0]:.2f}",
         flush=True,
     )
 
 
+def merged(runs: list[dict]) -> dict:
+    """The runs of one condition as one: every save and event, the mean CPU."""
+    return {
+        "saves": [took for one in runs for took in one["saves"]],
+        "delays": [delay for one in runs for delay in one["delays"]],
+        "server": sum(one["server"] for one in runs) / len(runs),
+        "bench": sum(one["bench"] for one in runs) / len(runs),
+        "sent_back": sum(one["sent_back"] for one in runs),
+    }
+
+
 def bench(label: str, uri: str | None, args) -> None:
+    """Each condition measured ``args.rounds`` times, in turn (without streams, with them, and
+    with ``uri`` across two processes): the machine is shared, and what else runs on it
+    changes from minute to minute; taken in turn, the conditions see it alike."""
     os.environ["GUNICORN_THREADS"] = THREADS
     server = Server(uri, args.tables)
     extra = None
     try:
         pids = [server.process.pid]
-        base = run(server.port, None, pids, args)
-        measured = run(server.port, server.port, pids, args)
-        report(f"{label}, {args.tables * 8} streams", base, measured)
         if uri:
             extra, port = extra_server(uri, server.folder)
-            # The streams just closed hold their threads until their next keepalive, when the
-            # server notices they are gone: waited for, else they take the next run's threads.
-            time.sleep(KEEPALIVE + 1)
-            measured = run(port, server.port, [*pids, extra.pid], args)
-            report(f"{label}, two processes", base, measured)
+        runs: dict[str, list[dict]] = {"base": [], "streams": [], "two": []}
+        for _ in range(args.rounds):
+            runs["base"].append(run(server.port, None, pids, args))
+            runs["streams"].append(run(server.port, server.port, pids, args))
+            # The streams just closed hold their threads until the server notices they are
+            # gone: its second keepalive write fails (the first is taken by the kernel).
+            # Waited for, else they take the next run's threads.
+            time.sleep(2 * KEEPALIVE + 1)
+            if uri:
+                runs["two"].append(run(port, server.port, [*pids, extra.pid], args))
+                time.sleep(2 * KEEPALIVE + 1)
+        base = merged(runs["base"])
+        report(f"{label}, {args.tables * 8} streams", base, merged(runs["streams"]))
+        if uri:
+            report(f"{label}, two processes", base, merged(runs["two"]))
     finally:
         # Open streams keep a gunicorn worker busy until its graceful timeout: not waited for.
         for process in (server.process, extra):
@@ -360,7 +417,8 @@ def bench(label: str, uri: str | None, args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=50)
-    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--interval", type=float, default=1.0)
     parser.add_argument("--postgres", default=None)
     parser.add_argument("--postgres-only", action="store_true")

@@ -5,6 +5,7 @@ version and what its reader may see, and never a payload handed to a reader who 
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -12,6 +13,7 @@ import pytest
 
 from scorekeeper.services.events import Shared
 from scorekeeper.views import api_seats
+from scorekeeper.views import events as events_view
 from tests.test_seats import new_game
 from tests.test_seats import read_events
 from tests.test_seats import seats_for
@@ -179,3 +181,25 @@ def test_events_keep_coming_after_a_claim_change_and_a_draft_change(app, api):
     assert bid["data"]["draft"]["entries"] == {"Ann": "secret", "Cy": "secret"}
     versions = [event["id"] for event in changes]
     assert versions == sorted(set(versions)), versions
+
+
+def test_a_stream_past_the_most_a_process_holds_ends_at_once_and_asks_to_come_back(app, api):
+    """Each stream holds a server thread: past ``EVENTS_MAX_STREAMS`` open in the process, a
+    new stream ends at once with a later ``retry`` (the browser reconnects, likely to another
+    worker) instead of taking the thread a save needs; once one closes, a stream opens again."""
+    app.config.update(EVENTS_LIFETIME=5, EVENTS_KEEPALIVE=1)
+    game = new_game(api)
+    app.config["EVENTS_MAX_STREAMS"] = events_view.OPEN.count + 1
+    phone = Phone(app, game, api.token).following()
+    headers = {"Authorization": f"Bearer {api.token}"}
+    refused = app.test_client().get(f"/api/v1/games/{game}/events", headers=headers)
+    assert refused.status_code == 200
+    retry = re.fullmatch(r"retry: (\d+)\n\n", refused.text)
+    assert retry, refused.text  # no event: nothing read, nothing said
+    assert 1000 <= int(retry.group(1)) <= 3000
+    assert api.post(f"/games/{game}/seat-link").status_code == 201  # a change: an event
+    changed = phone.then()[0]
+    again = Phone(app, game, api.token).following()
+    assert again.events[0]["id"] == changed["id"]
+    assert api.delete(f"/games/{game}/seat-link").status_code == 204
+    assert again.then()[0]["id"] > changed["id"]

@@ -238,12 +238,17 @@ def game_query(account: Account, game_id: int, *also):
     return (
         sa.select(Game, *also)
         .where(Game.id == game_id, Game.account_id == account.id)
-        .options(
-            joinedload(Game.seats),
-            selectinload(Game.hands),
-            joinedload(Game.changes),
-            joinedload(Game.night),
-        )
+        .options(*whole_game())
+    )
+
+
+def whole_game() -> tuple:
+    """The loader options that read a game with everything its state needs (``game_query``)."""
+    return (
+        joinedload(Game.seats),
+        selectinload(Game.hands),
+        joinedload(Game.changes),
+        joinedload(Game.night),
     )
 
 
