@@ -2,8 +2,9 @@
 
 ``GUNICORN_BIND`` (default 127.0.0.1:8000), ``WEB_CONCURRENCY`` (workers: by default one per
 core this process may use, at least 2), ``GUNICORN_THREADS`` (threads per worker, default
-100) and ``GUNICORN_KEEPALIVE`` (seconds an idle kept-alive connection waits, default 2)
-change where and how it serves. A request is CPU-bound (rendering, the rules), so more
+100), ``ACTIVE_REQUESTS`` (of those, how many run a request at once, default 1) and
+``GUNICORN_KEEPALIVE`` (seconds an idle kept-alive connection waits, default 2) change where
+and how it serves. A request is CPU-bound (rendering, the rules), so more
 workers than cores only queue behind each other (measured: 8 workers on 2 cores served fewer
 hands per second than 2); at least 2 keep one free while the other runs a long request (a
 restore).
@@ -48,6 +49,9 @@ bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY") or max(2, _cores()))
 threads = int(os.environ.get("GUNICORN_THREADS") or 100)
 worker_class = "gthread"
+# Of a worker's threads, this many run a request at once; the others wait their turn (event
+# streams apart: they wait without CPU). A request is CPU-bound: see scorekeeper/admission.py.
+os.environ.setdefault("ACTIVE_REQUESTS", "1")
 # Each open event stream holds a thread, and the kernel may hand one worker far more than its
 # share of the phones: the app keeps an eighth of the threads (at least 4) for the other
 # requests, so that a save never waits behind the streams (a stream past it ends at once and

@@ -7,7 +7,8 @@ would run it:
 - ``GET /api/v1/backup`` with ``Accept-Encoding: gzip``: the time to the last byte, the
   size compressed and uncompressed, and the child's peak memory (RSS);
 - ``POST /api/v1/restore`` of that compressed file into a new, empty account: the time to
-  the answer and the child's peak memory.
+  the answer (202 for a large backup, restored in the background) and to the restore's end
+  (its status asked every 0.5 s, as a page would), the worker's CPU and the child's peak memory.
 
 SQLite in a temporary folder by default; ``DATABASE_URL=postgresql://...`` for PostgreSQL.
 
@@ -145,10 +146,19 @@ def child_restore(uri: str, path: str) -> dict:
         data=body,
         headers={**headers, "Content-Type": "application/gzip"},
     )
+    answered = time.perf_counter() - started
+    if response.status_code == 202:  # a large backup: restored in the background
+        status_url = response.get_json()["status_url"]
+        while response.get_json()["state"] in ("checking", "writing"):
+            time.sleep(0.5)
+            response = client.get(status_url, headers=headers)
+        assert response.get_json()["state"] == "done", response.text[:500]
+    else:
+        assert response.status_code == 201, response.text[:500]
     seconds = time.perf_counter() - started
-    assert response.status_code == 201, response.text[:500]
     return {
         "seconds": seconds,
+        "answered_seconds": answered,
         "cpu_seconds": time.process_time() - cpu,
         "restored": response.get_json()["restored"],
         "rss_before_mib": before,
@@ -260,16 +270,17 @@ def main() -> None:
         f"({made['rss_before_mib']:.0f} MiB before the request)"
     )
     print(
-        f"restore POST /api/v1/restore (that file): {restored['seconds']:.2f} s "
-        f"({restored['cpu_seconds']:.2f} s of the worker's CPU)"
+        f"restore POST /api/v1/restore (that file): {restored['seconds']:.2f} s to the end "
+        f"({restored['cpu_seconds']:.2f} s of the worker's CPU), answered in "
+        f"{restored['answered_seconds']:.2f} s"
     )
     print(
         f"        worker peak RSS {restored['peak_rss_mib']:.0f} MiB "
         f"({restored['rss_before_mib']:.0f} MiB before the request)"
     )
     print(f"        restored {restored['restored']}; every row count equals the original")
-    verdict = "within" if restored["seconds"] < WORKER_TIMEOUT else "PAST"
-    print(f"        {verdict} gunicorn's {WORKER_TIMEOUT} s worker timeout")
+    verdict = "within" if restored["answered_seconds"] < WORKER_TIMEOUT else "PAST"
+    print(f"        the request {verdict} gunicorn's {WORKER_TIMEOUT} s worker timeout")
 
 
 if __name__ == "__main__":

@@ -16,6 +16,14 @@ The clients are threads of this process on the same machine: they take CPU from 
 
     .venv/bin/python bench/load.py [--clients 50] [--seconds 20] [--paths api pages]
         [--postgres postgresql://postgres@127.0.0.1:5432/postgres]
+        [--root CHECKOUT] [--against OTHER_CHECKOUT]
+
+``--against`` measures a second checkout (say, an older commit in a second folder, with
+its translations compiled) right after each row, so both see the same load: the ratio column
+is the first checkout's hands per second over the second's. A save refused with 409 (the
+database stayed locked past its busy timeout) is counted in its own column, not as a save.
+The workers' CPU time per hand saved (user and system, from /proc) is the steadier figure on a
+shared machine: it does not count the time a worker waited for a core.
 """
 
 from __future__ import annotations
@@ -44,6 +52,10 @@ BIN = Path(sys.executable).parent
 PASSWORD = "bench password"
 PLAYERS = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 WARM_UP = 3.0
+#: The server's log (its warnings, such as a refused concurrent change) when BENCH_SERVER_LOG
+#: names a file.
+_LOG_FILE = os.environ.get("BENCH_SERVER_LOG")
+LOG = open(_LOG_FILE, "a") if _LOG_FILE else subprocess.DEVNULL  # noqa: SIM115
 
 
 def free_port() -> int:
@@ -60,7 +72,8 @@ def quantile(values: list[float], q: float) -> float:
 class Server:
     """gunicorn with 2 workers on a fresh database, and the accounts of the clients."""
 
-    def __init__(self, uri: str | None, clients: int) -> None:
+    def __init__(self, uri: str | None, clients: int, root: Path = ROOT) -> None:
+        self.root = root
         self.folder = tempfile.mkdtemp(prefix="scorekeeper-load-")
         self.port = free_port()
         self.env = {
@@ -69,17 +82,18 @@ class Server:
             "SECRET_KEY": "bench",
             "FLASK_APP": "app",
             "LOGIN_ADDRESS_LIMIT": "100000 per 1 minute",
+            "PYTHONPATH": str(root),
         }
         self.env.pop("DATABASE_URL", None)
         if uri:
             self.env["DATABASE_URL"] = uri
-        subprocess.run([str(BIN / "flask"), "db", "upgrade"], cwd=ROOT, env=self.env,
+        subprocess.run([str(BIN / "flask"), "db", "upgrade"], cwd=root, env=self.env,
                        check=True, capture_output=True)  # fmt: skip
         self._accounts(clients)
         self.process = subprocess.Popen(
             [str(BIN / "gunicorn"), "--workers", "2", "--bind", f"127.0.0.1:{self.port}",
              "app:app"],
-            cwd=ROOT, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=root, env=self.env, stdout=subprocess.DEVNULL, stderr=LOG,
         )  # fmt: skip
         for _ in range(200):
             try:
@@ -102,7 +116,7 @@ class Server:
             f"    for n in range({clients}):\n"
             f"        accounts.create_account(f'load-club-{{n}}', {PASSWORD!r})\n"
         )
-        subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=self.env, check=True,
+        subprocess.run([sys.executable, "-c", code], cwd=self.root, env=self.env, check=True,
                        capture_output=True)  # fmt: skip
 
     def stop(self) -> None:
@@ -119,11 +133,21 @@ class Client:
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
         self.cookies: dict[str, str] = {}
         basic = base64.b64encode(f"{self.name}:{PASSWORD}".encode()).decode()
-        status, body = self.request(
+        status, body = self.setup(
             "POST", "/api/v1/tokens", headers={"Authorization": f"Basic {basic}"}
         )
         assert status == 201, body[:300]
         self.bearer = {"Authorization": f"Bearer {json.loads(body)['token']}"}
+
+    def setup(self, method: str, url: str, body: bytes | None = None, headers=None):
+        """A request of the clients' setup (not measured), tried again while the server
+        answers 409: fifty sign-ins at once can wait longer than SQLite's busy timeout."""
+        for _ in range(50):
+            status, text = self.request(method, url, body, headers)
+            if status != 409:
+                break
+            time.sleep(0.2)
+        return status, text
 
     def request(self, method: str, url: str, body: bytes | None = None, headers=None):
         headers = dict(headers or {})
@@ -145,14 +169,16 @@ class Client:
             self.cookies[key.strip()] = val
         return response.status, data.decode("utf-8", "replace")
 
-    def api(self, method: str, url: str, sent: dict | None = None):
+    def api(self, method: str, url: str, sent: dict | None = None, setup: bool = False):
         body = json.dumps(sent).encode() if sent is not None else None
         headers = {**self.bearer, "Content-Type": "application/json"}
-        status, text = self.request(method, url, body, headers)
+        status, text = (self.setup if setup else self.request)(method, url, body, headers)
         return status, json.loads(text) if text.startswith(("{", "[")) else text
 
     def new_game(self) -> dict:
-        status, state = self.api("POST", "/api/v1/games", {"game": "oh_hell", "players": PLAYERS})
+        status, state = self.api(
+            "POST", "/api/v1/games", {"game": "oh_hell", "players": PLAYERS}, setup=True
+        )
         assert status == 201, state
         return state
 
@@ -176,6 +202,10 @@ def api_loop(client: Client, stop: threading.Event, record, ready) -> None:
         status, state = client.api(
             "POST", f"/api/v1/games/{state['id']}/hands", hand_for(upcoming, upcoming["number"])
         )
+        if status == 409:  # refused (the database stayed locked): counted, state read again
+            record(time.perf_counter() - started, 0, refused_=True)
+            status, state = client.api("GET", f"/api/v1/games/{state['id']}", setup=True)
+            continue
         record(time.perf_counter() - started, 1)
         assert status == 201, state
 
@@ -207,7 +237,7 @@ def pages_loop(client: Client, stop: threading.Event, record, ready) -> None:
     status, page = client.request("GET", "/login")
     token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
     sent = urlencode({"csrf_token": token, "username": client.name, "password": PASSWORD})
-    status, _page = client.request(
+    status, _page = client.setup(
         "POST", "/login", sent.encode(), {"Content-Type": "application/x-www-form-urlencoded"}
     )
     assert status == 302, status
@@ -232,22 +262,46 @@ def pages_loop(client: Client, stop: threading.Event, record, ready) -> None:
         started = time.perf_counter()
         status, html = client.request("POST", form["action"], urlencode(fields).encode(),
                                       headers)  # fmt: skip
+        if status == 409:  # refused (the database stayed locked): counted, page read again
+            record(time.perf_counter() - started, 0, refused_=True)
+            status, html = client.setup("GET", f"/games/{game['id']}")
+            continue
         record(time.perf_counter() - started, 0.5)
         assert status in (200, 201), (status, html[:300])
         if prefix == "trick":
             saves += 1
 
 
-def run(port: int, clients: int, seconds: float, loop) -> dict:
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user and system) the server's worker processes have used so far."""
+    total = 0
+    for child in Path("/proc").iterdir():
+        if not child.name.isdigit():
+            continue
+        try:
+            fields = (child / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:  # ppid: a worker of this gunicorn
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
     times: list[float] = []
     hands = [0.0]
     counting = threading.Event()
     lock = threading.Lock()
 
-    def record(elapsed: float, hand: float) -> None:
+    refused = [0]
+
+    def record(elapsed: float, hand: float, refused_: bool = False) -> None:
         if counting.is_set():
             with lock:
-                times.append(elapsed)
+                if refused_:
+                    refused[0] += 1
+                else:
+                    times.append(elapsed)
                 hands[0] += hand
 
     stop = threading.Event()
@@ -268,11 +322,13 @@ def run(port: int, clients: int, seconds: float, loop) -> dict:
     for _ in threads:  # every client signed in with its game open, then a warm-up
         started_up.acquire()
     time.sleep(WARM_UP)
+    cpu = server_cpu(pid)
     counting.set()
     started = time.perf_counter()
     stop.wait(seconds)
     counting.clear()
     elapsed = time.perf_counter() - started
+    cpu = server_cpu(pid) - cpu
     load = os.getloadavg()[0]
     stop.set()
     for thread in threads:
@@ -282,7 +338,9 @@ def run(port: int, clients: int, seconds: float, loop) -> dict:
     ms = [t * 1000 for t in times]
     return {
         "hands/s": hands[0] / elapsed,
+        "cpu/hand": cpu * 1000 / hands[0] if hands[0] else float("nan"),
         "requests": len(ms),
+        "refused": refused[0],
         "p50": statistics.median(ms),
         "p95": quantile(ms, 0.95),
         "p99": quantile(ms, 0.99),
@@ -306,48 +364,72 @@ def drop_postgres(admin: str, name: str) -> None:
         connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def measure(engine: str, admin: str | None, path: str, root: Path, args) -> dict:
+    """One row: a fresh server of ``root`` on a fresh database, its clients, their figures."""
+    name = uri = None
+    if admin:
+        name, uri = postgres_database(admin)
+    try:
+        server = Server(uri, args.clients, root)
+    except BaseException:
+        if name:
+            drop_postgres(admin, name)
+        raise
+    try:
+        return run(server.port, args.clients, args.seconds, LOOPS[path], server.process.pid)
+    finally:
+        server.stop()
+        if name:
+            drop_postgres(admin, name)
+
+
+LOOPS = {"api": api_loop, "pages": pages_loop}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--paths", nargs="+", choices=["api", "pages"], default=["api", "pages"])
     parser.add_argument("--postgres", help="an admin URL of a PostgreSQL server (else SQLite only)")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=ROOT,
+        help="the checkout to serve (another commit's, in a second folder)",
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="a second checkout, measured in the same run right after each row of --root's "
+        "(the ratio column: --root's hands/s over this one's)",
+    )
     args = parser.parse_args()
     databases = [("sqlite", None)]
     if args.postgres:
         databases.append(("postgresql", args.postgres))
-    loops = {"api": api_loop, "pages": pages_loop}
+    roots = [args.root.resolve()] + ([args.against.resolve()] if args.against else [])
     rows = []
     for engine, admin in databases:
         for path in args.paths:
-            name = None
-            uri = None
-            if admin:
-                name, uri = postgres_database(admin)
-            try:
-                server = Server(uri, args.clients)
-            except BaseException:
-                if name:
-                    drop_postgres(admin, name)
-                raise
-            try:
-                rows.append(
-                    (engine, path, run(server.port, args.clients, args.seconds, loops[path]))
-                )
-            finally:
-                server.stop()
-                if name:
-                    drop_postgres(admin, name)
+            found = [measure(engine, admin, path, root, args) for root in roots]
+            rows += [
+                (engine, path, root, each, found[0])
+                for root, each in zip(roots, found, strict=True)
+            ]
     print(
-        f"Scorekeeper load bench: {args.clients} clients, gunicorn 2 workers (sync), "
-        f"{args.seconds:.0f} s each, {os.cpu_count()} cores; 7-player Oh Hell"
+        f"Scorekeeper load bench: {args.clients} clients, gunicorn 2 workers (each checkout's "
+        f"gunicorn.conf.py), {args.seconds:.0f} s each, {os.cpu_count()} cores; 7-player Oh Hell"
     )
-    print(f"{'database':<12}{'path':<7}{'hands/s':>9}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}"
-          f"{'saves':>8}{'load':>6}")  # fmt: skip
-    for engine, path, found in rows:
+    print(f"{'database':<12}{'path':<7}{'checkout':<16}{'hands/s':>9}{'ratio':>7}{'p50 ms':>9}"
+          f"{'p95 ms':>9}{'p99 ms':>9}{'cpu ms/hand':>12}{'saves':>8}{'409':>6}"
+          f"{'load':>6}")  # fmt: skip
+    for engine, path, root, found, first in rows:
+        ratio = first["hands/s"] / found["hands/s"] if found["hands/s"] else float("nan")
         print(
-            f"{engine:<12}{path:<7}{found['hands/s']:>9.1f}{found['p50']:>9.1f}"
-            f"{found['p95']:>9.1f}{found['p99']:>9.1f}{found['requests']:>8}{found['load']:>6.1f}"
+            f"{engine:<12}{path:<7}{root.name[:15]:<16}{found['hands/s']:>9.1f}{ratio:>7.2f}"
+            f"{found['p50']:>9.1f}{found['p95']:>9.1f}{found['p99']:>9.1f}{found['cpu/hand']:>12.2f}"
+            f"{found['requests']:>8}{found['refused']:>6}{found['load']:>6.1f}"
         )
 
 

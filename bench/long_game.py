@@ -3,7 +3,8 @@
 Two 2-player Oklahoma Gin games (to 1,000 points, 2 points a round, so neither ends), one at
 round 3 and one at round 399, in the Flask test client on SQLite. Each repetition saves the
 next round of each, interleaved, through the API (``POST .../hands``, the whole state back)
-and through the game page's form saved in place (``X-Fragment``), and undoes it again
+and through the game page's form saved in place as its script does (``X-Fragment`` and
+``X-Sheet-Rows``: the answer's sheet holds the new round's line only), and undoes it again
 (untimed), so every timed save is the save of the same round. Prints the median and p95 of
 each, the ratio of round 400 to round 4, the answer's size, and the load average.
 
@@ -42,6 +43,7 @@ FORM = {"upcard": "7", "result": "knock", "knocker": "0", "knocker_deadwood": "2
         "opponent_deadwood": "4"}  # fmt: skip
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)"')
 ACTION = re.compile(r'<form[^>]*action="([^"]*/hands)"')
+VERSION = re.compile(r'data-game-page data-version="(\d+)"')
 
 
 def a_round(number: int) -> dict:
@@ -94,7 +96,10 @@ def main() -> None:
             page = client.get(f"/games/{game_id}").text
             fields = {**dict(HIDDEN.findall(page)), **FORM}
             action = ACTION.search(page).group(1)
-            spent, answer = timed(client.post, action, data=fields, headers={"X-Fragment": "1"})
+            # As the page's script sends it (static/js/app.js): the version the page shows,
+            # so that the answer's sheet holds the lines from the round saved on only.
+            headers = {"X-Fragment": "1", "X-Sheet-Rows": VERSION.search(page).group(1)}
+            spent, answer = timed(client.post, action, data=fields, headers=headers)
             assert answer.status_code == 200, answer.text[:300]
             times.setdefault(("page, in place", label), []).append(spent)
             sizes["page, in place", label] = len(answer.data)

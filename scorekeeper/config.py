@@ -21,6 +21,7 @@ ENVIRONMENT_SETTINGS = {
     "PUBLIC_URL": str,
     "TRUSTED_HOSTS": "list",
     "PYODIDE_DIR": str,
+    "ACTIVE_REQUESTS": int,
     "EVENTS_MAX_STREAMS": int,
 }
 
@@ -39,6 +40,9 @@ class Defaults:
     SESSION_COOKIE_SECURE = False
     # Trust one proxy's X-Forwarded-* headers (set when running behind nginx or similar).
     PROXY_FIX = False
+    #: Requests of one process that run the app at once (0: no limit). gunicorn.conf.py sets
+    #: it for its threads; the development server and the tests let every request in.
+    ACTIVE_REQUESTS = 0
     #: The address the phones open (``https://scores.example.org``): the absolute links the
     #: app writes (a share link, its QR code) are built on it, never on the request's Host
     #: header. Unset: the request's own address (a server at home, opened by its IP).

@@ -232,7 +232,12 @@ def register_static_files(app: Flask) -> None:
 
 
 def register_proxy(app: Flask) -> None:
-    """Behind a reverse proxy, trust its X-Forwarded-* headers (PROXY_FIX=1)."""
+    """Behind a reverse proxy, trust its X-Forwarded-* headers (PROXY_FIX=1); under gunicorn,
+    let ``ACTIVE_REQUESTS`` requests at a time run the app (scorekeeper/admission.py)."""
+    if app.config["ACTIVE_REQUESTS"]:
+        from scorekeeper.admission import Admission
+
+        app.wsgi_app = Admission(app.wsgi_app, app.config["ACTIVE_REQUESTS"])
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -429,3 +429,22 @@ class IdempotencyKey(db.Model):
     status: Mapped[int | None] = mapped_column(default=None)
     kept: Mapped[dict | None] = mapped_column(JSONType, default=None)
     body: Mapped[bytes | None] = mapped_column(sa.LargeBinary, default=None)
+
+
+class RestoreJob(db.Model):
+    """A restore run in the background (``services/backup/job.py``): a large backup is
+    checked and written by a thread of the worker that took it, and any worker answers how it
+    goes from this row. ``state``: ``checking`` (``games_read`` so far), ``writing``,
+    ``done`` (``answer``: the counts), ``refused`` (``answer``: the refusal) or ``failed``."""
+
+    __tablename__ = "restore_job"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        sa.ForeignKey("account.id", ondelete="CASCADE"), index=True
+    )
+    state: Mapped[str] = mapped_column(sa.String(20))
+    games_read: Mapped[int] = mapped_column(default=0)
+    answer: Mapped[dict | None] = mapped_column(JSONType, default=None)
+    created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)

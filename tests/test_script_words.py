@@ -28,6 +28,7 @@ CODE_NAMES = {
     "POST",
     "TimeoutError",
     "X-Fragment",
+    "X-Sheet-Rows",
     "use strict",
     "wakeLock",
     "A",

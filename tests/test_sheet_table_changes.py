@@ -68,7 +68,7 @@ def heads(html: str) -> list[str]:
 
 
 def rows(sheet: str) -> list[str]:
-    body = re.search(r"<tbody>(.*?)</tbody>", sheet, re.S).group(1)
+    body = re.search(r"<tbody[^>]*>(.*?)</tbody>", sheet, re.S).group(1)
     return re.findall(r"<tr[^>]*>.*?</tr>", body, re.S)
 
 
@@ -81,7 +81,7 @@ def change_lines(sheet: str) -> list[str]:
     return [
         text(found).strip()
         for found in re.findall(
-            r'<tr class="change-line [a-z_]+" data-change="\d+">(.*?)</tr>', sheet, re.S
+            r'<tr class="change-line [a-z_]+" data-change="\d+"[^>]*>(.*?)</tr>', sheet, re.S
         )
     ]
 

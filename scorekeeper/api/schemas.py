@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from pydantic import BeforeValidator
 from pydantic import ConfigDict
 from pydantic import Field
+from pydantic import PrivateAttr
 from pydantic import RootModel
 from pydantic import TypeAdapter
 from pydantic import create_model
@@ -590,16 +591,30 @@ class SeatToken(Closed):
     )
 
 
+#: Every word a registered game's seat may send instead of a number (``GameRules.seat_words``),
+#: and a seat's value: a whole number or one of those words.
+SEAT_WORDS = tuple(sorted({word for plugin in GAMES.values() for word in plugin.rules.seat_words}))
+SeatValue = Whole | Literal[SEAT_WORDS] if SEAT_WORDS else Whole
+
+
 class Draft(Closed):
     """The hand being entered from the phones (RULES.md, "each player on their own phone")."""
 
     number: int = Field(description="The hand's number")
-    entries: dict[str, int | Literal["secret"]] = Field(
+    entries: dict[str, int | Literal[(*SEAT_WORDS, "secret")]] = Field(
         description='Each entered value by player; "secret" under secret bidding, to every '
         "reader but the seat itself, until the last value is in"
     )
     entered: list[str] = Field(description="Who has entered, in the hand's order")
     waiting: list[str] = Field(description="Who is still to enter, in the hand's order")
+    turn: str | None = Field(
+        None, description="Whose turn it is, when the game's phones enter in turn (else null)"
+    )
+    choices: list[int | Literal[SEAT_WORDS]] | None = Field(
+        None,
+        description="What the seat whose turn it is may send now (GameRules.seat_choices); "
+        "null: any whole number the rules take",
+    )
     marks: dict[str, list[str]] = Field(
         default_factory=dict,
         description="The game's marks a seat set beside its value (GameRules.seat_marks), "
@@ -622,10 +637,12 @@ class GameEvent(Closed):
 
 
 class SeatEntryFields(Closed):
-    """A seat's own value for the hand being entered: ``bid`` (Oh Hell, Wizard, Spades) or
-    ``points`` (Hearts, score pad), as the game says, and the game's marks (``SeatEntryBody``)."""
+    """A seat's own value for the hand being entered: ``bid`` (Oh Hell, Wizard, Spades),
+    ``call`` (Pitch: "pass" or a bid) or ``points`` (Hearts, score pad), as the game says, and
+    the game's marks (``SeatEntryBody``)."""
 
     bid: Whole | None = None
+    call: SeatValue | None = None
     points: Whole | None = None
 
 
@@ -645,11 +662,34 @@ class DraftEntry(Closed):
     """The scorekeeper enters any seat's value for the hand being entered."""
 
     player: Name
-    value: Whole
+    value: SeatValue = Field(description="A whole number, or one of the game's words")
 
 
 class Restored(Closed):
     restored: dict[str, int] = Field(description="How many players, nights, games and hands")
+
+
+class RestoreProblem(Closed):
+    code: str = Field(description="restore_refused")
+    message: str = Field(description="Why, a whole sentence in the reader's language")
+    field: str | None = Field(description="Where in the backup, when known")
+
+
+class RestoreJob(Closed):
+    """A restore under way in the background, or its end."""
+
+    id: int
+    state: Literal["checking", "writing", "done", "refused", "failed", "stopped"] = Field(
+        description="checking (games_read so far), writing, done (restored), refused "
+        "(error; nothing changed), failed (nothing changed), stopped (its worker stopped; "
+        "nothing changed)"
+    )
+    games_read: int = Field(description="How many games were checked so far")
+    restored: dict[str, int] | None = Field(
+        description="Once done: how many players, nights, games and hands"
+    )
+    error: RestoreProblem | None = Field(description="Once refused: why")
+    status_url: str = Field(description="Where to ask again (GET)")
 
 
 class Backup(BaseModel):
@@ -1019,7 +1059,18 @@ class GameState(AsGiven):
 
     Every game's state model (``game_models(plugin)["state"]``) derives from this one, so an
     answer is an instance of its own game's model: spectree takes it as the documented answer
-    and writes it out without checking it a second time (building it checked it)."""
+    and writes it out without checking it a second time (building it checked it).
+
+    ``written``: the JSON of this very state, put together from each hand's JSON written
+    once (``services.games.state_answer``), which ``model_dump_json`` then gives as it is:
+    a long game's answer is not written out hand by hand on every save."""
+
+    _written: str | None = PrivateAttr(default=None)
+
+    def model_dump_json(self, **options) -> str:
+        if self._written is not None and not options:
+            return self._written
+        return super().model_dump_json(**options)
 
     @classmethod
     def __get_pydantic_json_schema__(cls, core_schema, handler):

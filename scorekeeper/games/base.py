@@ -17,6 +17,7 @@ Contract for a game module (see ``GameRules``):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -164,6 +165,15 @@ class SeatEntry:
     ``marks``: the entry's lists of names a seat may put itself on beside its value, sent as
     ``{"<mark>": true}`` beside the value (``{"bid": 0, "<mark>": true}``); the rules check
     the marked entry like any other.
+    ``turns``: the entry holds the values as a list of turns in the hand's order, ``[[name,
+    value], ...]``, not a map; a seat still to enter holds None there (its code is one of
+    ``incomplete``). Every value is entered in turn, the scorekeeper's too; a value changed
+    by the scorekeeper drops the turns after it (they were made after it).
+    ``choices``: every value a seat may ever send, in the order its pad shows them (empty:
+    a whole number); which of them the seat whose turn it is may send now is
+    ``GameRules.seat_choices``. A seat left with a single choice has it entered for it.
+    ``words``: the values that are words, not numbers, each with what a person reads for it
+    (``(word, label)``); a seat sends the word.
     """
 
     key: str
@@ -173,6 +183,20 @@ class SeatEntry:
     opens: bool = True
     incomplete: tuple[str, ...] = ()
     marks: tuple[str, ...] = ()
+    turns: bool = False
+    choices: tuple[Any, ...] = ()
+    words: tuple[tuple[str, Any], ...] = ()
+
+    def word(self, value: Any) -> str | None:
+        """``value`` as one of the entry's words (spaces and capitals aside), or None."""
+        if not isinstance(value, str):
+            return None
+        said = value.strip().lower()
+        return next((word for word, _label in self.words if word == said), None)
+
+    def label(self, value: Any) -> Any:
+        """What a person reads for one of the entry's words (None for a number)."""
+        return next((label for word, label in self.words if word == value), None)
 
 
 @dataclass(frozen=True)
@@ -302,6 +326,17 @@ class Tally:
             return self.deal
         return self.seating.deal(len(self.hands) + 1, self.options)
 
+    def copy(self) -> Tally:
+        """A tally to fold on that shares nothing mutable with this one, whatever the length
+        of the record: the hands already folded are shared (a fold never changes a hand once
+        it is in ``hands``), everything else is copied (the seating, the totals, what the
+        game counts from hand to hand). The setup and options are shared (never changed)."""
+        memo: dict[int, Any] = {id(hand): hand for hand in self.hands}
+        memo[id(self.hands)] = list(self.hands)
+        memo[id(self.setup)] = self.setup
+        memo[id(self.options)] = self.options
+        return copy.deepcopy(self, memo)
+
 
 class GameRules:
     """The small common interface every game module implements."""
@@ -340,6 +375,9 @@ class GameRules:
     #: Every mark a seat's phone of this game may send under some options (``SeatEntry.marks``;
     #: the API document lists them).
     seat_marks: tuple[str, ...] = ()
+    #: Every word a seat's phone of this game may send instead of a number under some options
+    #: (``SeatEntry.words``; the API document lists them).
+    seat_words: tuple[str, ...] = ()
 
     def option_specs(self, player_count: int) -> list[Option]:
         raise NotImplementedError
@@ -347,6 +385,17 @@ class GameRules:
     def seat_entry(self, options: Mapping[str, Any]) -> SeatEntry | None:
         """What each player's own phone may enter under ``options``; None: the scorekeeper
         enters the whole hand (the players' phones follow the game)."""
+        return None
+
+    def seat_choices(
+        self,
+        options: Mapping[str, Any],
+        upcoming: Mapping[str, Any],
+        entered: Sequence[tuple[str, Any]],
+    ) -> list[Any] | None:
+        """Which of ``SeatEntry.choices`` the seat whose turn it is may send now, given the hand
+        to enter (``State.next``) and the values entered so far in the hand's order; None:
+        any whole number (the rules refuse what they refuse)."""
         return None
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -518,6 +567,34 @@ class GameRules:
         last = _last_hand(entries)
         for index, entry in enumerate(entries):
             self._fold(tally, entry, last=index == last)
+        return self._state(tally)
+
+    def fold(self, setup: Setup, entries: Sequence[Entry]) -> tuple[Tally, Tally | None]:
+        """``play`` without the ``end``: the tally of the whole record, and a copy of the
+        tally before its last entry (None for an empty record). What a server keeps to go on
+        from (``fold_on``: the next hand, or the last one completed or corrected again) and
+        what an undo of the last entry goes back to, without replaying the record."""
+        tally = self.begin(setup)
+        last = _last_hand(entries)
+        before = None
+        for index, entry in enumerate(entries):
+            if index == len(entries) - 1:
+                before = tally.copy()
+            self._fold(tally, entry, last=index == last)
+        return tally, before
+
+    def fold_on(self, tally: Tally, entry: Entry) -> Tally:
+        """A copy of ``tally`` with ``entry`` (a hand or a change) folded in as the last entry
+        of the record; ``tally`` itself is not changed. The same as ``fold`` of the record
+        with ``entry`` added, provided no unfinished hand is in ``tally`` (an unfinished hand
+        may only be the last: ``fold`` of the whole record refuses it). ``RuleError`` when the
+        rules refuse ``entry``."""
+        folded = tally.copy()
+        self._fold(folded, entry, last=not isinstance(entry, Change))
+        return folded
+
+    def state_of(self, tally: Tally) -> State:
+        """The state of a folded tally (``fold``, ``fold_on``); changes nothing in it."""
         return self._state(tally)
 
     def replay(

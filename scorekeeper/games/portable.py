@@ -29,6 +29,7 @@ from scorekeeper.games import i18n
 from scorekeeper.games.base import Setup
 from scorekeeper.games.errors import RuleError
 from scorekeeper.games.table import Change
+from scorekeeper.games.table import hand_index
 
 #: The gettext separator between a message's context and its text (``msgctxt``).
 _CONTEXT = "\x04"
@@ -172,3 +173,97 @@ def plain(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return plain(dataclasses.asdict(value))
     return value
+
+
+def form_of(key: str) -> Any:
+    """The game's form reader (its ``form`` module: pure, as its rules)."""
+    return import_module(f"scorekeeper.games.{key}.form")
+
+
+def _hand_index(entries: Sequence[Any], number: int) -> int | None:
+    try:
+        return hand_index(entries, number)
+    except IndexError:
+        return None
+
+
+def _scored(state: Any) -> int:
+    return sum(1 for hand in state.hands if hand.status == "scored")
+
+
+def seated_of(request: Mapping[str, Any], players: Sequence[str]) -> list[str]:
+    """Whom the form is for: its ``seats`` field read against the game's ``members`` (as the
+    server reads it), the starting table for a form without them."""
+    members = list(request.get("members") or players)
+    raw = str((request.get("form") or {}).get("seats", ""))
+    parts = [part.strip() for part in raw.split(",")]
+    seats = [int(part) for part in parts if part.isascii() and part.isdigit()]
+    chosen = [members[seat] for seat in seats if seat < len(members)]
+    if not chosen or len(set(chosen)) != len(chosen):
+        return list(players)
+    return chosen
+
+
+def save(request: Mapping[str, Any]) -> dict[str, Any]:
+    """A save of the game page's form made on the phone, as the server makes it: ``request``
+    is ``play``'s with ``"action"`` ("record": the next hand; "update": complete or correct
+    hand ``"number"``; "undo": the last hand), ``"phase"`` and ``"form"`` (the form's fields,
+    name to text) and ``"members"`` (the game's seats, read with the form's ``seats``). The
+    answer is the new record and its state (``{"entries", "state"}``), or the refusal, with
+    the server's codes and messages."""
+    try:
+        key = request.get("game")
+        rules = rules_of(key)
+        players = tuple(request.get("players") or ())
+        options = rules.check_setup(players, request.get("options") or {})
+        setup = Setup(players, options, int(request.get("first_dealer") or 0))
+        raw = list(request.get("entries") or ())
+        entries = entries_of(raw)
+        hands = sum(1 for entry in entries if not isinstance(entry, Change))
+        action = request.get("action")
+        number = request.get("number")
+        if action == "undo":
+            if not hands:
+                raise RuleError("not_found", rules.phrase("nothing_to_undo"))
+            if number is not None and number != hands:
+                code = "not_next_hand" if number < hands else "not_found"
+                raise RuleError(code, rules.phrase("only_last", number=hands), "number")
+            at = _hand_index(entries, hands)
+            new = entries[:at] + entries[at + 1 :]
+            raw = raw[:at] + raw[at + 1 :]
+        else:
+            phase = str(request.get("phase") or "")
+            seated = seated_of(request, players)
+            entry = form_of(key).read(request.get("form") or {}, seated, phase)
+            if action == "record":
+                if number != hands + 1:
+                    if isinstance(number, int) and number <= hands:
+                        message = rules.phrase("already_recorded", number=number)
+                    else:
+                        message = rules.phrase("not_next", count=hands, number=number)
+                    raise RuleError("not_next_hand", message, "number")
+                new = [*entries, entry]
+                raw = [*raw, entry]
+            else:
+                at = _hand_index(entries, number) if isinstance(number, int) else None
+                if at is None:
+                    raise RuleError("not_found", rules.phrase("not_found", number=number))
+                completing = phase in getattr(form_of(key), "COMPLETING", ())
+                if completing and number <= _scored(rules.play(setup, entries)):
+                    raise RuleError(
+                        "not_next_hand", rules.phrase("already_complete", number=number), "number"
+                    )
+                entry = dict(entry) if phase == "both" else rules.merge(entries[at], entry)
+                new = [*entries[:at], entry, *entries[at + 1 :]]
+                raw = [*raw[:at], entry, *raw[at + 1 :]]
+        state = rules.play(setup, new)
+    except RuleError as error:
+        return {"refused": [refusal(each) for each in error.errors]}
+    return {"entries": plain(raw), "state": plain(dataclasses.asdict(state))}
+
+
+def save_json(text: str, folder: str = "languages") -> str:
+    """``save`` for the phone, JSON text in and out (as ``play_json``)."""
+    request = json.loads(text)
+    use_language(language_from(folder, request.get("language")))
+    return json.dumps(save(request), ensure_ascii=False)

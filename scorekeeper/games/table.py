@@ -59,6 +59,18 @@ class Change:
         return key if self.id is None else f"changes/{self.id}.{key}"
 
 
+def hand_index(record: Sequence[Any], number: int) -> int:
+    """Where hand ``number`` is in a game's record (its changes of the table between hands
+    not counted): ``IndexError`` when it has fewer hands."""
+    seen = 0
+    for index, entry in enumerate(record):
+        if not isinstance(entry, Change):
+            seen += 1
+            if seen == number:
+                return index
+    raise IndexError(number)
+
+
 @dataclass
 class Place:
     """A place in the circle: its player, and whether that player left (an empty place kept

@@ -40,6 +40,7 @@ from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.readers import join_names
 from scorekeeper.games.table import Change
+from scorekeeper.games.table import hand_index
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
@@ -49,6 +50,7 @@ from scorekeeper.models import Seat
 from scorekeeper.models import TableChange
 from scorekeeper.models import as_utc
 from scorekeeper.models import utcnow
+from scorekeeper.services import kept as snapshots
 from scorekeeper.services import players as roster
 from scorekeeper.services import ratings as rating_steps
 from scorekeeper.services import results
@@ -69,6 +71,9 @@ class Played:
     plugin: GamePlugin
     setup: Setup
     state: State
+    #: What the API says of each hand, kept with the game's snapshot (``kept``): by hand
+    #: number, the hand, its model and its JSON (``state_answer``); None: not kept.
+    hand_json: dict[int, tuple[Any, Any, str]] | None = None
 
     @property
     def rules(self):
@@ -143,15 +148,13 @@ def record_of(game: Game, members: Sequence[str]) -> list[Entry]:
     return record
 
 
-def hand_index(record: Sequence[Entry], number: int) -> int:
-    """Where hand ``number`` is in the record."""
-    seen = 0
-    for index, entry in enumerate(record):
-        if not isinstance(entry, Change):
-            seen += 1
-            if seen == number:
-                return index
-    raise IndexError(number)
+def _refused(rules, error: RuleError, kept: bool) -> Refusal:
+    """The rules' refusal as the services refuse (``kept``: a record was being changed)."""
+    if kept and error.kept_state is None:
+        _name_the_later_entry(error)
+    refusal = Refusal.from_rule(error, rules)
+    refusal.kept_state = error.kept_state
+    return refusal
 
 
 def _replay(
@@ -171,11 +174,7 @@ def _replay(
             return rules.play(setup, entries)
         return rules.replay(setup, entries, kept, changed)
     except RuleError as error:
-        if kept is not None and error.kept_state is None:
-            _name_the_later_entry(error)
-        refusal = Refusal.from_rule(error, rules)
-        refusal.kept_state = error.kept_state
-        raise refusal from None
+        raise _refused(rules, error, kept is not None) from None
 
 
 def _name_the_later_entry(error: RuleError) -> None:
@@ -203,9 +202,51 @@ def _replay_game(game: Game, setup: Setup, entries: Sequence[Mapping[str, Any]])
 
 
 def played(game: Game) -> Played:
-    """The derived state of a loaded game (one replay)."""
+    """The derived state of a loaded game: the state kept of it (``kept``), or one replay
+    (then kept)."""
     setup = setup_for(game)
-    return Played(game, game.plugin, setup, _replay_game(game, setup, entries_of(game, setup)))
+    state, snapshot = kept_state(game, setup)
+    kept = snapshot.hand_json if snapshot is not None else None
+    return Played(game, game.plugin, setup, _closed(game, setup, state), kept)
+
+
+def kept_state(game: Game, setup: Setup) -> tuple[State, snapshots.Snapshot | None]:
+    """The state of a stored game's record (not closed) and what is kept of it: the kept
+    tally's, or one replay of the record, then kept."""
+    rules = game.plugin.rules
+    snapshot = snapshots.get(game, setup)
+    if snapshot is None:
+        try:
+            tally, before = rules.fold(setup, entries_of(game, setup))
+        except RuleError as error:
+            raise _refused(rules, error, False) from None
+        snapshot = snapshots.put(game, setup, tally, before=before)
+        return rules.state_of(tally), snapshot
+    return rules.state_of(snapshot.tally), snapshot
+
+
+@dataclass
+class Folded:
+    """A save that went on from the kept tally: the tallies to keep once it is committed
+    (``tally`` the new record's, ``before`` the one before its last entry) and the figures of
+    the hands before the one saved (``results.derive``'s ``base``)."""
+
+    tally: Any
+    before: Any
+    base: list[dict[str, int]] | None
+    before_sums: list[dict[str, int]] | None = None
+    hand_json: dict[int, tuple[Any, Any, str]] | None = None
+
+
+def _fold_on(game: Game, snapshot: snapshots.Snapshot, start, entry: Entry) -> State:
+    """``entry`` folded as the record's last entry onto the kept tally ``start``; a refusal
+    carries the state of the record as it stands (the kept tally's)."""
+    rules = game.plugin.rules
+    try:
+        return rules.fold_on(start, entry)
+    except RuleError as error:
+        error.kept_state = rules.state_of(snapshot.tally)
+        raise _refused(rules, error, True) from None
 
 
 def as_it_stands(game: Game, refusal: Refusal) -> Played:
@@ -222,28 +263,39 @@ def as_it_stands(game: Game, refusal: Refusal) -> Played:
 
 
 def get_game(account: Account, game_id: int) -> Game:
-    """The account's game with its seats, players, hands and night (two queries, whatever the
-    game's length), or 404 for anyone else's."""
+    """The account's game with its seats, players, changes and night (one query), or 404 for
+    anyone else's; its hands (one more query) unless this worker keeps the game (``kept``),
+    whose saves and pages need none of them."""
     game = db.session.execute(game_query(account, game_id)).unique().scalar_one_or_none()
     if game is None:
         raise NotFound(_("That game was not found."))
+    if snapshots.get(game, setup_for(game)) is None:
+        # Not kept here: its hands will be replayed, read now with its row (as selectinload
+        # would), not later when another request may have added one.
+        game.hands  # noqa: B018
     return game
 
 
 def game_query(account: Account, game_id: int, *also):
     """The SELECT of ``get_game`` (with ``also``: more columns or entities, outer-joined by
-    the caller). The hands come in a second statement of their own (``selectinload``): joined
-    to the seats, a 400-round game of two came back as 800 rows, each decoding the game's JSON
-    columns again (bench/long_game.py: that was half of a save's time at round 400)."""
+    the caller). The hands are not in it: they come in a statement of their own when they
+    are read (joined to the seats, a 400-round game of two came back as 800 rows, each
+    decoding the game's JSON columns again), and a game kept by this worker (``kept``) is
+    shown and saved without reading them (bench/long_game.py)."""
     return (
         sa.select(Game, *also)
         .where(Game.id == game_id, Game.account_id == account.id)
-        .options(*whole_game())
+        .options(
+            joinedload(Game.seats),
+            joinedload(Game.changes),
+            joinedload(Game.night),
+        )
     )
 
 
 def whole_game() -> tuple:
-    """The loader options that read a game with everything its state needs (``game_query``)."""
+    """The loader options that read a game with everything its state needs, hands included
+    (two statements): an event stream's read of the game it follows."""
     return (
         joinedload(Game.seats),
         selectinload(Game.hands),
@@ -390,7 +442,7 @@ def create_game(
         raise Refusal.of(problems)
 
     setup = Setup(tuple(cleaned), resolved, dealer_seat)
-    state = _replay(plugin, setup, [])
+    state, tally = _begun(plugin, setup)
     night_id = night.id if night is not None else None
     # A new name may be added by another request at the same moment (two phones starting
     # games with the same new players): the unique name key refuses the second insert, the
@@ -401,7 +453,7 @@ def create_game(
         spelt = tuple(player.name for player in seated)
         if spelt != setup.players:  # "ann" typed: Ann, as the roster spells her
             setup = Setup(spelt, resolved, dealer_seat)
-            state = _replay(plugin, setup, [])
+            state, tally = _begun(plugin, setup)
         game = Game(
             account_id=account.id,
             night_id=night_id,
@@ -413,14 +465,24 @@ def create_game(
         )
         db.session.add(game)
         try:
-            results.store(game, plugin, setup, state)
+            derived = results.store(game, plugin, setup, state)
             db.session.commit()
-            return Played(game, plugin, setup, state)
+            kept = snapshots.put(game, setup, tally, sums=derived.sums)
+            return Played(game, plugin, setup, state, kept.hand_json if kept else None)
         except (StaleDataError, sa.exc.IntegrityError):
             db.session.rollback()
             if tries == NEW_GAME_TRIES:
                 raise Refusal("conflict", NEW_GAME_CONFLICT) from None
             tries += 1
+
+
+def _begun(plugin: GamePlugin, setup: Setup) -> tuple[State, Any]:
+    """A new game's state and its rules' tally before the first hand."""
+    try:
+        tally, _before = plugin.rules.fold(setup, [])
+    except RuleError as error:
+        raise _refused(plugin.rules, error, False) from None
+    return plugin.rules.state_of(tally), tally
 
 
 def _players_for(account: Account, names: list[str]) -> list[Player]:
@@ -560,20 +622,62 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
     """Start or record the next hand. ``number`` is the hand the client thinks comes next."""
     if not isinstance(entry, Mapping):
         raise Refusal("wrong_type", _(_("A hand must be an object.")), None)
-    expected = len(game.hands) + 1
+    setup = setup_for(game)
+    snapshot = snapshots.get(game, setup)
+    expected = _recorded(game, snapshot) + 1
     if number is not None:
         if isinstance(number, bool) or not isinstance(number, int):
             raise Refusal("wrong_type", _("The hand number must be a whole number."), "number")
         if number != expected:
-            raise _not_next(game, number)
+            raise _not_next(game, number, expected - 1)
     check_open(game)
-    setup = setup_for(game)
-    kept = entries_of(game, setup)
-    state = _replay(game.plugin, setup, [*kept, dict(entry)], kept, len(kept))
-    game.hands.append(HandEntry(number=expected, input={}))
+    snapshot = snapshot or kept_state(game, setup)[1]
+    folded = None
+    if snapshot is not None and snapshot.tally.open_hand is None:
+        # The kept tally holds the whole record: fold the one hand onto it.
+        tally = _fold_on(game, snapshot, snapshot.tally, dict(entry))
+        state = game.plugin.rules.state_of(tally)
+        folded = Folded(tally, snapshot.tally, snapshot.sums, snapshot.sums, snapshot.hand_json)
+    else:
+        kept = entries_of(game, setup)
+        state = _replay(game.plugin, setup, [*kept, dict(entry)], kept, len(kept))
+    row = HandEntry(number=expected, input={})
+    if _hands_loaded(game):
+        game.hands.append(row)
+    else:  # the kept tally holds the record: the hands stored are not read
+        row.game_id = game.id
+        db.session.add(row)
     game.draft = None  # what the phones entered for this hand is in it now (services.seats)
     # Two phones sending the same hand: the second finds the game changed under it.
-    return _save(game, setup, state, expected, conflict=_not_next(game, expected, expected))
+    return _save(
+        game,
+        setup,
+        state,
+        expected,
+        conflict=_not_next(game, expected, expected),
+        folded=folded,
+        rows=[row],
+    )
+
+
+def _hands_loaded(game: Game) -> bool:
+    return "hands" not in sa.inspect(game).unloaded
+
+
+def _recorded(game: Game, snapshot: snapshots.Snapshot | None) -> int:
+    """How many hands the game holds: the kept tally's, without reading them."""
+    if snapshot is not None and not _hands_loaded(game):
+        return len(snapshot.tally.hands)
+    return len(game.hands)
+
+
+def _hand_row(game: Game, number: int) -> HandEntry:
+    """Hand ``number``'s stored row (only that row, when the hands were not read)."""
+    if _hands_loaded(game):
+        return game.hands[number - 1]
+    return db.session.scalars(
+        sa.select(HandEntry).where(HandEntry.game_id == game.id, HandEntry.number == number)
+    ).one()
 
 
 def _not_next(game: Game, number: int, recorded: int | None = None) -> Refusal:
@@ -603,10 +707,11 @@ def update_hand(
     if not isinstance(change, Mapping):
         raise Refusal("wrong_type", _(_("A hand must be an object.")), None)
     rules = game.plugin.rules
-    if not (isinstance(number, int) and 1 <= number <= len(game.hands)):
-        raise NotFound(rules.phrase("not_found", number=number))
     setup = setup_for(game)
-    kept = entries_of(game, setup)
+    snapshot = snapshots.get(game, setup)
+    recorded = _recorded(game, snapshot)
+    if not (isinstance(number, int) and 1 <= number <= recorded):
+        raise NotFound(rules.phrase("not_found", number=number))
     scored = max((counts.get(results.HANDS, 0) for counts in game.tally or []), default=0)
     if complete and number <= scored:
         raise Refusal(
@@ -615,6 +720,19 @@ def update_hand(
             "number",
         )
     check_open(game)
+    if number == recorded:
+        snapshot = snapshot or kept_state(game, setup)[1]
+    if number == recorded and snapshot is not None and snapshot.last_is_hand:
+        # The last entry of the record: fold it again onto the tally kept before it.
+        row = _hand_row(game, number)
+        entered = rules.from_seats(row.input, game.members)
+        entry = dict(change) if replace else rules.merge(entered, change)
+        tally = _fold_on(game, snapshot, snapshot.before, entry)
+        folded = Folded(
+            tally, snapshot.before, snapshot.before_sums, snapshot.before_sums, snapshot.hand_json
+        )
+        return _save(game, setup, rules.state_of(tally), number, folded=folded, rows=[row])
+    kept = entries_of(game, setup)
     at = hand_index(kept, number)
     entries = list(kept)
     entries[at] = dict(change) if replace else rules.merge(kept[at], change)
@@ -624,9 +742,12 @@ def update_hand(
 def undo_last_hand(game: Game, number: int | None = None) -> Played:
     """Remove the last hand (only the last one can be undone)."""
     hand_rules = game.plugin.rules
-    if not game.hands:
+    setup = setup_for(game)
+    snapshot = snapshots.get(game, setup)
+    recorded = _recorded(game, snapshot)
+    if not recorded:
         raise Refusal("not_found", hand_rules.phrase("nothing_to_undo"))
-    last = game.hands[-1]
+    last = _hand_row(game, recorded)
     if number is not None and number != last.number:
         raise Refusal(
             "not_next_hand" if number < last.number else "not_found",
@@ -640,10 +761,20 @@ def undo_last_hand(game: Game, number: int | None = None) -> Played:
             _("The table changed after this hand: undo that change first."),
             "number",
         )
-    setup = setup_for(game)
-    entries = entries_of(game, setup)[:-1]
-    game.hands.remove(last)
-    return _save(game, setup, _replay(game.plugin, setup, entries), last.number)
+    snapshot = snapshot or kept_state(game, setup)[1]
+    if snapshot is not None and snapshot.last_is_hand:
+        # Back to the tally kept before the last hand.
+        before = snapshot.before
+        state = game.plugin.rules.state_of(before)
+        folded = Folded(before, None, snapshot.before_sums, hand_json=snapshot.hand_json)
+    else:
+        state = _replay(game.plugin, setup, entries_of(game, setup)[:-1])
+        folded = None
+    if _hands_loaded(game):
+        game.hands.remove(last)
+    else:
+        db.session.delete(last)
+    return _save(game, setup, state, last.number, folded=folded, rows=[])
 
 
 def correct_table(game: Game, names: object, first_dealer: object = None) -> Played:
@@ -754,6 +885,7 @@ def delete_game(game: Game) -> None:
     results.forget(game_id, kind, variant, players, tally)
     rating_steps.forget(account_id, kind, variant, ended)
     commit()
+    snapshots.forget(game_id)
 
 
 def abandon(game: Game) -> Played:
@@ -807,24 +939,55 @@ def close(game: Game) -> Played:
 
 
 def _save(
-    game: Game, setup: Setup, state: State, first: int, conflict: Refusal | None = None
+    game: Game,
+    setup: Setup,
+    state: State,
+    first: int,
+    conflict: Refusal | None = None,
+    folded: Folded | None = None,
+    rows: Sequence[HandEntry] | None = None,
 ) -> Played:
-    """Store the normalised entries from hand ``first`` on and every derived copy; commit."""
+    """Store the normalised entries from hand ``first`` on and every derived copy; commit.
+    A save ``folded`` onto the kept tally derives the copies of the hands from ``first`` on
+    only, and keeps its tally once committed. ``rows``: the stored hands from ``first`` on
+    (default: read from the game)."""
     rules = game.plugin.rules
     now = utcnow()
     members = game.members
-    for row, hand in zip(game.hands[first - 1 :], state.hands[first - 1 :], strict=True):
+    rows = game.hands[first - 1 :] if rows is None else rows
+    for row, hand in zip(rows, state.hands[first - 1 :], strict=True):
         stored = rules.to_seats(hand.input, members)
         if row.input != stored:
             row.input = stored
             row.updated_at = now
+    base = folded.base if folded is not None else None
     try:
-        results.store(game, game.plugin, setup, state, first)
+        derived = results.store(game, game.plugin, setup, state, first, base=base)
     except (StaleDataError, sa.exc.IntegrityError):
         db.session.rollback()
         raise (conflict or Refusal("conflict", CONFLICT)) from None
     commit(conflict)
-    return Played(game, game.plugin, setup, state)
+    if folded is None:
+        return Played(game, game.plugin, setup, state)
+    kept = _still_shown(folded.hand_json, state)
+    snapshots.put(
+        game,
+        setup,
+        folded.tally,
+        before=folded.before,
+        sums=derived.sums,
+        before_sums=folded.before_sums,
+        hand_json=kept,
+    )
+    return Played(game, game.plugin, setup, state, kept)
+
+
+def _still_shown(hand_json, state: State) -> dict:
+    """The API's JSON of the hands kept, of the hands still in ``state`` (by number)."""
+    if not hand_json:
+        return {}
+    count = len(state.hands)
+    return {number: kept for number, kept in dict(hand_json).items() if number <= count}
 
 
 def commit(conflict: Refusal | None = None) -> None:
@@ -849,7 +1012,28 @@ def state_answer(result: Played) -> GameState:
     models = game_models(result.plugin)
     hand_model = models["hand"]
     extra = {} if state.columns is None else {"columns": state.columns}
-    return models["state"](
+    kept = result.hand_json
+    hands = []
+    written = []
+    for hand in state.hands:
+        known = kept.get(hand.number) if kept is not None else None
+        if known is None or known[0] is not hand:
+            model = hand_model(
+                **hand.info,
+                number=hand.number,
+                dealer=hand.dealer,
+                status=hand.status,
+                input=hand.input,
+                points=hand.points,
+                totals=hand.totals,
+                players=list(hand.players or result.players),
+            )
+            known = (hand, model, model.model_dump_json())
+            if kept is not None and hand.players:
+                kept[hand.number] = known
+        hands.append(known[1])
+        written.append(known[2])
+    answer = models["state"](
         **extra,
         id=game.id,
         game=game.kind,
@@ -861,25 +1045,22 @@ def state_answer(result: Played) -> GameState:
         teams=state.teams,
         status=game.status,
         locked=game.locked,
-        hands=[
-            hand_model(
-                **hand.info,
-                number=hand.number,
-                dealer=hand.dealer,
-                status=hand.status,
-                input=hand.input,
-                points=hand.points,
-                totals=hand.totals,
-                players=list(hand.players or result.players),
-            )
-            for hand in state.hands
-        ],
+        hands=hands,
         totals=state.totals,
         winners=state.winners,
         bonuses=state.bonuses,
         notices=state.notices,
         next=state.next,
     )
+    # The state written once without its hands, and each hand's JSON put in their place.
+    outline = answer.model_copy(update={"hands": []}).model_dump_json()
+    at = outline.index(EMPTY_HANDS) + len(EMPTY_HANDS) - 1
+    answer._written = outline[:at] + ",".join(written) + outline[at:]
+    return answer
+
+
+#: Where the hands go in the state's JSON written without them.
+EMPTY_HANDS = '"hands":[]'
 
 
 def summary_answer(game: Game) -> GameSummary:

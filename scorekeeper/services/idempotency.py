@@ -29,6 +29,7 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.dialects import sqlite
 
+from scorekeeper import admission
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.games.i18n import _
@@ -131,7 +132,7 @@ def claim(account_id: int, key: str, print_: str) -> Claim | Answer:
                 )
                 refusal.retry_after = 1
                 raise refusal
-            time.sleep(POLL)
+            admission.idle(POLL)
     return claimed
 
 

@@ -28,6 +28,7 @@ from scorekeeper.models import Game
 from scorekeeper.models import Player
 from scorekeeper.models import RatingStep
 from scorekeeper.models import Seat
+from scorekeeper.services import bulk
 
 #: The scope of the rating over every card game.
 ALL = "*"
@@ -215,8 +216,10 @@ def rerate(account_id: int, where: str, since: datetime | None) -> None:
         for player_id, (mu, sigma) in rate(standing or [], by_seat, ratings).items():
             ratings[player_id] = (mu, sigma)
             steps.append(_step(account_id, where, position, game_id, player_id, mu, sigma))
-    for start in range(0, len(steps), CHUNK):
-        db.session.execute(sa.insert(RatingStep), steps[start : start + CHUNK])
+        if len(steps) >= CHUNK:  # written as they come: a restore's history holds many
+            bulk.insert(RatingStep.__table__, steps)
+            steps = []
+    bulk.insert(RatingStep.__table__, steps)
 
 
 def _step(

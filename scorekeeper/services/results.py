@@ -86,6 +86,9 @@ class Derived:
     results: list[tuple[int, int, str, int]]
     #: A finished game's final standings (``Game.standing``); None otherwise.
     standing: list | None = None
+    #: Each seat's figures summed over the scored hands (``tally`` before the game's end is
+    #: added): what a later save of the next hand starts from (``derive``'s ``base``).
+    sums: list[dict[str, int]] | None = None
 
     @property
     def rows(self) -> list[dict]:
@@ -99,9 +102,12 @@ def derive(
     status: str,
     first: int = 1,
     members: Sequence[str] | None = None,
+    base: Sequence[dict[str, int]] | None = None,
 ) -> Derived:
     """The copies of a game in ``state``; ``results`` are the hand results of hands from
-    ``first`` on and, for a finished game, its end.
+    ``first`` on and, for a finished game, its end. ``base``: each seat's figures summed over
+    the hands before ``first`` (``Derived.sums`` of the save that derived them), so that only
+    the hands from ``first`` on are read again (a save of the next hand reads one hand).
 
     Everything is kept by seat position: the starting table's, then who came later
     (``members``, when the table changed). Each player is credited with the hands they were
@@ -114,14 +120,24 @@ def derive(
     position = {name: seat for seat, name in enumerate(members)}
     sides = state.sides
     tally: list[dict[str, int]] = [defaultdict(int) for _ in members]
+    hands = state.hands
+    if base is not None:
+        for counts, kept in zip(tally, base, strict=False):
+            counts.update(kept)
+        hands = hands[first - 1 :]
     rows: list[tuple[int, int, str, int]] = []
     add = rows.append
-    for hand in state.hands:
+    # Each table a hand was dealt to: its seats, sides and setup, worked out once.
+    tables: dict[tuple[str, ...], tuple] = {}
+    for hand in hands:
         if hand.status != "scored" or hand.points is None:
             continue
         dealt = tuple(hand.players or setup.players)
-        seats, hand_sides = _hand_sides(rules, options, dealt, position)
-        at_hand = setup if dealt == tuple(setup.players) else Setup(dealt, options)
+        table = tables.get(dealt)
+        if table is None:
+            at_hand = setup if dealt == tuple(setup.players) else Setup(dealt, options)
+            table = tables[dealt] = (*_hand_sides(rules, options, dealt, position), at_hand)
+        seats, hand_sides, at_hand = table
         facts = rules.hand_facts(at_hand, hand)
         number, points, totals = hand.number, hand.points, hand.totals
         kept = number >= first
@@ -139,6 +155,7 @@ def derive(
                 for key, value in seat_facts.items():
                     if value and key not in FIGURES:
                         add((number, seat, key, value))
+    sums = [dict(counts) for counts in tally]
     winners = [sides.index(side) for side in state.winners]
     holders = _holders(rules, options, state, setup, position)
     for seat, counts in enumerate(tally):
@@ -160,6 +177,7 @@ def derive(
         tally=[dict(counts) for counts in tally],
         results=rows,
         standing=standing(state, holders) if status == "finished" else None,
+        sums=sums,
     )
 
 
@@ -221,8 +239,10 @@ def store(
     state: State,
     first: int = 1,
     seats_before: Sequence[int] | None = None,
-) -> None:
-    """Rewrite the game's copies after a change of hand ``first`` or later (no commit).
+    base: Sequence[dict[str, int]] | None = None,
+) -> Derived:
+    """Rewrite the game's copies after a change of hand ``first`` or later (no commit); what
+    was derived (``base``: as ``derive`` takes it).
 
     ``seats_before`` are the players' ids by seat before a change of the table (the old
     tally is taken away from them). Statements: the game's UPDATE (at flush), hand results
@@ -233,7 +253,7 @@ def store(
     old_tally = list(game.tally or [])
     status = status_of(state, game)
     members = game.members
-    derived = derive(plugin, setup, state, status, first, members)
+    derived = derive(plugin, setup, state, status, first, members, base)
     if state.changes:
         teams = plugin.rules.team_seats(setup.options, len(setup.players)) is not None
         game.side_seats = side_seats(state, members, teams)
@@ -280,6 +300,7 @@ def store(
         new=derived.tally,
         game_id=game.id,
     )
+    return derived
 
 
 def apply_tally(

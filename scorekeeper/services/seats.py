@@ -2,8 +2,8 @@
 
 The scorekeeper makes a seat link (separate from the read-only share link); a phone that
 opens it claims a seat and gets a seat token (only its SHA-256 is kept). A seat's phone may
-enter only that seat's value for the hand being entered (a bid, or points: what the game's
-``seat_entry`` says), when the rules allow. The values entered so far are the game's *draft*,
+enter only that seat's value for the hand being entered (a bid, a call, or points: what the
+game's ``seat_entry`` says), when the rules allow. The values entered so far are the game's *draft*,
 kept by seat position on the game row: it survives reloads, restarts and dropped links. Under
 secret (simultaneous) bidding no reader but the seat itself sees a value until the last is
 in; then the hand opens exactly as if the scorekeeper had entered every bid.
@@ -189,10 +189,21 @@ class Draft:
     spec: SeatEntry
     #: Each of the entry's marks (``SeatEntry.marks``) with the names on it, in the hand's order.
     marked: dict[str, list[str]] = field(default_factory=dict)
+    #: Which of ``spec.choices`` the seat whose turn it is may send now (None: any number).
+    choices: list[Any] | None = None
 
     def entry(self) -> dict[str, Any]:
-        """The values so far as the hand's entry: ``{key: {name: value}, mark: [names]}``."""
-        return {self.spec.key: dict(self.values), **{k: v for k, v in self.marked.items() if v}}
+        """The values so far as the hand's entry: ``{key: {name: value}, mark: [names]}``, or
+        with ``SeatEntry.turns`` ``{key: [[name, value or None], ...]}`` in the hand's order."""
+        marked = {k: v for k, v in self.marked.items() if v}
+        if self.spec.turns:
+            turns = [[name, self.values.get(name)] for name in self.players]
+            return {self.spec.key: turns, **marked}
+        return {self.spec.key: dict(self.values), **marked}
+
+    def turns(self) -> list[tuple[str, Any]]:
+        """The values entered so far, in the hand's order."""
+        return [(name, self.values[name]) for name in self.players if name in self.values]
 
     @property
     def waiting(self) -> list[str]:
@@ -229,6 +240,8 @@ class Draft:
             "entries": self.shown(reader),
             "entered": [name for name in self.players if name in self.values],
             "waiting": self.waiting,
+            "turn": self.turn(),
+            "choices": self.choices,
             "marks": {
                 mark: [name for name in names if not hidden or name == reader]
                 for mark, names in self.marked.items()
@@ -249,12 +262,12 @@ def draft_of(played: games.Played) -> Draft | None:
     """The hand being entered from the phones, or None when the game's phones enter nothing,
     the game is over or the hand's values are all recorded (its tricks come next)."""
     game = played.game
-    spec = played.rules.seat_entry(game.options)
+    spec = played.rules.seat_entry(played.setup.options)
     upcoming = played.state.next
     if spec is None or upcoming is None or played.state.finished or game.locked:
         return None
     number = upcoming["number"]
-    if number <= len(game.hands):
+    if number <= len(played.state.hands):
         return None  # the hand is open: its values are in, the scorekeeper goes on
     players = _order(played)
     stored = game.draft or {}
@@ -270,7 +283,17 @@ def draft_of(played: games.Played) -> Draft | None:
             on = {members[int(position)] for position in positions}
             if mark in spec.marks:
                 marked[mark] = [name for name in players if name in on and name in values]
-    return Draft(number, values, players, spec, marked)
+    draft = Draft(number, values, players, spec, marked)
+    draft.choices = _choices(played, draft)
+    return draft
+
+
+def _choices(played: games.Played, draft: Draft) -> list[Any] | None:
+    """What the seat whose turn it is may send now (None: any whole number; nobody's turn)."""
+    if draft.turn() is None:
+        return None
+    upcoming = played.state.next or {}
+    return played.rules.seat_choices(played.setup.options, upcoming, draft.turns())
 
 
 def _keep(game: Game, draft: Draft | None) -> None:
@@ -371,25 +394,28 @@ def enter(
     draft = _not_open(played)
     if name not in draft.players:
         raise Refusal("not_seated", _("%(name)s is not dealt into this hand.", name=name))
+    spec = draft.spec
+    turn = draft.turn()
     if by_seat:
-        if name in draft.values and not draft.spec.secret:
+        if name in draft.values and not spec.secret:
             raise Refusal(
                 "not_your_turn",
                 _("Your entry is in: the scorekeeper can correct it."),
-                draft.spec.field,
+                spec.field,
             )
-        turn = draft.turn()
-        if turn is not None and turn != name:
-            raise Refusal(
-                "not_your_turn",
-                _("It is %(name)s's turn to bid.", name=turn),
-                draft.spec.field,
-            )
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise Refusal("wrong_type", _("Enter a whole number."), draft.spec.field)
+    elif spec.turns and name in draft.values:
+        # A turn taken again: the turns after it were made after it, they are taken again too.
+        draft.values = dict(draft.turns()[: draft.players.index(name)])
+        turn = name
+    if (by_seat or spec.turns) and turn is not None and turn != name:
+        raise Refusal("not_your_turn", _("It is %(name)s's turn to bid.", name=turn), spec.field)
+    if spec.word(value) is not None:
+        value = spec.word(value)
+    elif isinstance(value, bool) or not isinstance(value, int):
+        raise Refusal("wrong_type", _("Enter a whole number."), spec.field)
     for mark, on in (marks or {}).items():
-        if mark not in draft.spec.marks or not isinstance(on, bool):
-            only = _("Send this seat's %(field)s only.", field=draft.spec.field)
+        if mark not in spec.marks or not isinstance(on, bool):
+            only = _("Send this seat's %(field)s only.", field=spec.field)
             raise Refusal("wrong_type", only, mark)
     draft.values[name] = value
     for mark in draft.spec.marks:
@@ -405,6 +431,8 @@ def enter(
             _keep(game, None)
             games.commit()
         raise refusal
+    if _fill_forced(played, draft):
+        _check(played, draft)
     if draft.complete and draft.spec.opens:
         game.draft = None
         return games.record_hand(game, draft.entry(), draft.number)
@@ -412,6 +440,19 @@ def enter(
     games.commit()
     # The game's state does not hold the draft: it is the one derived before the entry.
     return games.Played(game, played.plugin, played.setup, played.state)
+
+
+def _fill_forced(played: games.Played, draft: Draft) -> bool:
+    """Enter the value of each seat in turn that the rules leave a single choice (after the
+    highest bid there is, the others may only say the one word left): whether any was."""
+    filled = False
+    while draft.turn() is not None:
+        choices = _choices(played, draft)
+        if choices is None or len(choices) != 1:
+            break
+        draft.values[draft.turn()] = choices[0]
+        filled = True
+    return filled
 
 
 def clear(played: games.Played) -> games.Played:

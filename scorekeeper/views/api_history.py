@@ -9,6 +9,7 @@ from flask import Response
 from flask import current_app
 from flask import g
 from flask import request
+from flask import url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.api import schemas as s
@@ -26,6 +27,7 @@ from scorekeeper.services import nights
 from scorekeeper.services import ratings
 from scorekeeper.services import recap
 from scorekeeper.services import stats
+from scorekeeper.services.backup import job as restore_job
 from scorekeeper.views.common import no_store
 from scorekeeper.views.common import page_number
 from scorekeeper.views.common import token_required
@@ -244,6 +246,7 @@ def get_backup():
             "players, nights or games already (restore_refused).",
         ),
         HTTP_201=s.Restored,
+        HTTP_202=s.RestoreJob,
     ),
     raw_body=s.Backup,
 )
@@ -252,7 +255,9 @@ def restore():
 
     The body is the backup as ``GET /backup`` gave it, plain or gzip-compressed. Anything but
     a whole, undamaged backup of a known version into an account with no players, nights or
-    games is refused and changes nothing."""
+    games is refused and changes nothing. A small backup is restored at once (201); a large
+    one (over 512 KB as sent) in the background: 202 with the job, whose ``status_url`` (also
+    the ``Location`` header) says how it goes until it is done or refused."""
     request.max_content_length = restore_limit()
     try:
         raw = request.get_data(cache=False)
@@ -261,5 +266,23 @@ def restore():
         raise backup.refuse(
             _("This backup is larger than the %(size)s MB this server accepts.", size=limit)
         ) from None
+    if restore_job.in_background(raw):
+        job = restore_job.start(g.account, raw, unpacked_limit(), an_object)
+        url = url_for("api_history.restore_status", job_id=job.id)
+        return _job_answer(job), 202, {"Location": url}
     counts = backup.restore_file(g.account, raw, unpacked_limit(), an_object)
     return s.Restored(restored=counts), 201
+
+
+@bp.get("/restore/<int:job_id>")
+@token_required
+@declare(resp=answers(401, 404, HTTP_200=s.RestoreJob))
+def restore_status(job_id: int):
+    """How a restore in the background goes: checking (games read so far), writing, done
+    (the counts), refused (why; nothing changed), failed or stopped (nothing changed)."""
+    return _job_answer(restore_job.get(g.account, job_id))
+
+
+def _job_answer(job) -> s.RestoreJob:
+    url = url_for("api_history.restore_status", job_id=job.id)
+    return s.RestoreJob(**restore_job.answer(job), status_url=url)

@@ -95,7 +95,8 @@ def get_draft(game_id: int):
 @token_required
 @game_write(json=s.DraftEntry, resp=answers(400, 401, 404, ENTRY, HTTP_200=s.GameState))
 def put_draft(game_id: int):
-    """Enter any seat's value (in any order); the last bid opens the hand."""
+    """Enter any seat's value (in any order, but the calls of an auction in turn: a call
+    entered again drops the calls after it); the last bid or call opens the hand."""
     sent = body()
     played = games.load(g.account, game_id)
     return games.state_answer(seats.enter(played, sent["player"], sent["value"], by_seat=False))
@@ -150,8 +151,8 @@ def get_seat():
 @bp.put("/seat/entry")
 @declare(json=s.SeatEntryBody, resp=answers(400, SEAT_TOKEN, ENTRY, HTTP_200=s.SeatView))
 def seat_entry():
-    """This seat's own value for the hand being entered: ``bid`` or ``points``, as the game
-    says; the last bid opens the hand."""
+    """This seat's own value for the hand being entered: ``bid``, ``call`` ("pass" or a bid,
+    in turn) or ``points``, as the game says; the last bid or call opens the hand."""
     holder = seat_holder()
     played = games.played(holder.game)
     spec = played.rules.seat_entry(holder.game.options)

@@ -47,6 +47,9 @@ THEME_COLOR = "#14532d"
 BACKGROUND_COLOR = "#f4f6f4"
 #: The cache the worker keeps the game pages in (``offline.js`` reads it too).
 PAGES_CACHE = "sk-pages"
+#: The worker's cache of offline play's files (its script, a kept game's record, the rules
+#: and their runtime, ``views/offline_rules.py``): a tab loaded again with no link plays on.
+RULES_CACHE = "sk-rules"
 #: The header of a kept copy that says when it was made (an ISO time).
 KEPT_AT = "X-Kept-At"
 #: How many game pages a phone keeps a copy of (the oldest copy goes first).
@@ -175,6 +178,9 @@ def worker_config() -> dict:
         "kept_pages": KEPT_PAGES,
         "game_page": game_page_pattern(),
         "logout": url_for("auth.logout"),
+        "rules": RULES_CACHE,
+        "rules_path": "/offline/",
+        "rules_runtime": "/offline/pyodide/",
     }
 
 

@@ -20,6 +20,9 @@ from scorekeeper.services import accounts
 
 #: A script saving a form in place asks for the page's main part only (``X-Fragment: 1``).
 FRAGMENT_HEADER = "X-Fragment"
+#: ... and, saving a hand, the version of the game its page shows: the answer's sheet then
+#: holds the lines from that hand on only, which the script merges (``views.games.saved``).
+SHEET_ROWS_HEADER = "X-Sheet-Rows"
 
 
 def wants_fragment() -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from flask import Blueprint
 from flask import abort
 from flask import flash
+from flask import g
 from flask import redirect
 from flask import render_template
 from flask import request
@@ -35,10 +36,12 @@ from scorekeeper.services import players as roster
 from scorekeeper.services import rule_sets
 from scorekeeper.services import table as table_changes
 from scorekeeper.services.games import Played
+from scorekeeper.views.common import SHEET_ROWS_HEADER
 from scorekeeper.views.common import check_action
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.common import never_kept
 from scorekeeper.views.common import wants_fragment
+from scorekeeper.views.helpers import SHEET_FROM
 from scorekeeper.views.idempotency import keyed
 from scorekeeper.views.setup_form import NEW_PLAYER_ROWS
 from scorekeeper.views.setup_form import follows_the_table
@@ -310,12 +313,19 @@ def game_page(result: Played, template: str, status: int = 200, **context):
     """A page of one game: its own template (or a shared one, named with its folder) with
     the state and what every game page uses.
     A form saved in place (``X-Fragment``) gets the page's main part only."""
+    html = page_html(result, template, **context)
+    return (fragment_of(html) if wants_fragment() else html), status
+
+
+def page_html(result: Played, template: str, **context) -> str:
+    """The whole page of ``game_page``, rendered (also for a state the game may reach: the
+    forms of the steps ahead, for a phone that plays offline)."""
     hand = context.get("hand")
     players = hand.players if hand is not None and hand.players else result.players
     setup = result.setup
     if list(players) != list(setup.players):  # the table changed: the hand's own table
         setup = Setup(tuple(players), setup.options, setup.first_dealer)
-    html = render_template(
+    return render_template(
         template if "/" in template else result.plugin.template(template),
         **result.rules.page_context(setup),
         played=result,
@@ -324,7 +334,6 @@ def game_page(result: Played, template: str, status: int = 200, **context):
         action_form=HandForm(formdata=None, seats=_seats(result, context.get("hand"))),
         **context,
     )
-    return (fragment_of(html) if wants_fragment() else html), status
 
 
 def _seats(result: Played, hand=None) -> str:
@@ -349,12 +358,25 @@ def form_players(game) -> list[str]:
     return chosen
 
 
-def saved(result: Played):
+def saved(result: Played, number: int | None = None, version: int | None = None):
     """After a change: the game again. A form saved in place gets the updated main part at
-    once (one request); a plain form is redirected to the game's page, at the hand now."""
+    once (one request); a plain form is redirected to the game's page, at the hand now.
+
+    A save of hand ``number`` made in place by the page's script, from the game as it was at
+    ``version`` (``X-Sheet-Rows: <version>``, the page's ``data-version``), gets the sheet's
+    lines from that hand on only: the script keeps the lines before it, which it shows
+    already (static/js/app.js). A page drawn from another version gets the whole sheet."""
     if wants_fragment():
+        if number is not None and request.headers.get(SHEET_ROWS_HEADER) == str(version):
+            setattr(g, SHEET_FROM, number)
         return _render_game(result)
     return redirect(url_for("games.show", game_id=result.game.id, _anchor="now"))
+
+
+def ahead_page(result: Played) -> str:
+    """The game's page for ``result``, a state the game may reach (no refusal, nothing typed):
+    the steps ahead of a phone playing offline."""
+    return page_html(result, "show.html", refusal=None, errors={}, entered=None, phase=None)
 
 
 def _render_game(result: Played, refusal=None, entered=None, phase=None):
@@ -382,6 +404,25 @@ def _hand_number() -> int | None:
         )
 
 
+def _unmoved(game) -> None:
+    """A save made offline names the game's version it was made on (``based_on``: the phone
+    counts its own saves since it last saw the game, play_offline.js). When the game moved
+    since (another phone saved a hand, a seat phone bid), it is refused, not applied over a
+    game the phone did not see: the phone keeps it, beside the server's, for the scorekeeper
+    to choose."""
+    based_on = request.form.get("based_on")
+    if based_on is None:
+        return
+    if not (based_on.isascii() and based_on.isdigit()) or int(based_on) != game.version:
+        raise Refusal(
+            "conflict",
+            _(
+                "This game changed on another phone while this one was offline: this save"
+                " was not applied. Compare it with the game, then enter it again or discard it."
+            ),
+        )
+
+
 def _read_hand(game, phase: str) -> dict:
     """The game's form reader on this request's form; what it refuses, refused as the app
     refuses (the same codes, messages and fields)."""
@@ -394,13 +435,15 @@ def _read_hand(game, phase: str) -> dict:
 def record(game_id: int):
     """Record the next hand (a form always carries the hand number it was made for)."""
     game = owned_action(game_id)
+    version = game.version
     phase = request.form.get("phase", "")
     try:
+        _unmoved(game)
         entry = _read_hand(game, phase)
         result = games.record_hand(game, entry, number=_hand_number())
     except Refusal as refusal:
         return _refused(game, refusal, phase)
-    return saved(result)
+    return saved(result, len(result.state.hands), version)
 
 
 @bp.post("/<int:game_id>/hands/<int:number>")
@@ -408,10 +451,12 @@ def record(game_id: int):
 def update(game_id: int, number: int):
     """Complete a hand (its tricks) or correct it (bids and tricks)."""
     game = owned_action(game_id)
+    version = game.version
     phase = request.form.get("phase", "")
     correcting = phase == "both"
     rules = game.plugin.rules
     try:
+        _unmoved(game)
         entry = _read_hand(game, phase)
         complete = phase in game.plugin.completing
         result = games.update_hand(game, number, entry, complete=complete, replace=correcting)
@@ -423,7 +468,7 @@ def update(game_id: int, number: int):
         flash(rules.phrase("corrected", number=number), "success")
     elif request.form.get("change") == "1":  # the bids of the hand in play, changed
         flash(rules.phrase("bids_changed", number=number), "success")
-    return saved(result)
+    return saved(result, number, version)
 
 
 def _refused(game, refusal: Refusal, phase: str):

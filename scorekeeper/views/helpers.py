@@ -6,6 +6,7 @@ import json
 
 from babel.lists import format_list
 from flask import Flask
+from flask import g
 from flask import has_request_context
 from markupsafe import Markup
 
@@ -56,7 +57,9 @@ def register(app: Flask) -> None:
     app.jinja_env.filters["game_title"] = lambda game: game.plugin.game_title(game.options)
     app.jinja_env.filters["night_title"] = night_title
     app.jinja_env.globals["sheet_start"] = sheet_start
-    app.jinja_env.globals["sheet_of"] = sheet_of
+    app.jinja_env.globals["sheet_after"] = sheet_after
+    # The sheet as a page shows it: the lines of the hands it does not show have no cells.
+    app.jinja_env.globals["sheet_of"] = lambda played: sheet_of(played, sheet_start(played.state))
     app.jinja_env.globals["seat_tint"] = seat_tint
     # A form saved in place asks for the page's main part only: the rest is not rendered.
     app.jinja_env.globals["fragment_only"] = lambda: has_request_context() and wants_fragment()
@@ -158,6 +161,8 @@ def seat_tint(index: int) -> str:
 #: A game page's score sheet shows this many of the latest hands (a long game's page stays
 #: small); ``?sheet=all`` shows every hand.
 SHEET_HANDS = 24
+#: Where a save made in place keeps the hand it saved (``sheet_after``), on ``flask.g``.
+SHEET_FROM = "sheet_from"
 
 
 def sheet_start(state) -> int:
@@ -169,6 +174,16 @@ def sheet_start(state) -> int:
     if request.args.get("sheet") == "all" or not on_game_page:
         return 0
     return max(0, len(state.hands) - SHEET_HANDS)
+
+
+def sheet_after(state) -> int:
+    """The sheet's lines a page draws are those after this hand: ``sheet_start``'s, or, in
+    the answer to a save made in place that the page's script merges into its sheet
+    (``views.games.saved``), only the lines from the hand saved on (the lines before it are
+    on the phone already)."""
+    start = sheet_start(state)
+    saved = g.get(SHEET_FROM) if has_request_context() else None
+    return max(start, saved - 1) if saved else start
 
 
 def delta(value: int) -> str:

@@ -26,11 +26,22 @@ from flask import Blueprint
 from flask import Response
 from flask import abort
 from flask import current_app
+from flask import jsonify
 from flask import send_from_directory
 from flask import url_for
+from flask_login import current_user
+from flask_login import login_required
 
 from scorekeeper.games import INSTALLED
+from scorekeeper.games import portable
+from scorekeeper.games.i18n import _
+from scorekeeper.games.table import Change
 from scorekeeper.i18n import digits_of
+from scorekeeper.i18n import locale_code
+from scorekeeper.services import games
+from scorekeeper.views.assets import static_url
+from scorekeeper.views.common import fragment_of
+from scorekeeper.views.games import ahead_page
 from scorekeeper.views.security import KEPT_A_YEAR
 
 bp = Blueprint("offline_rules", __name__)
@@ -81,8 +92,11 @@ def _imports(path: Path, name: str) -> set[str]:
 
 def rules_modules() -> dict[str, Path]:
     """Every module of the app the phone's rules need: the roots, each installed game's rules
-    and what they import, with the packages above each of them."""
-    todo = [*ROOTS, *(f"scorekeeper.games.{key}.rules" for key in INSTALLED)]
+    and form reader (the phone reads the game page's form as the server does) and what they
+    import, with the packages above each of them."""
+    todo = [*ROOTS]
+    for key in INSTALLED:
+        todo += [f"scorekeeper.games.{key}.rules", f"scorekeeper.games.{key}.form"]
     found: dict[str, Path] = {}
     while todo:
         name = todo.pop()
@@ -168,4 +182,117 @@ def runtime(filename: str):
         abort(404)
     response = send_from_directory(runtime_folder(), filename, mimetype=mimetype, max_age=YEAR)
     response.headers["Cache-Control"] = KEPT_A_YEAR
+    return response
+
+
+def _plain_entry(entry: object) -> object:
+    if isinstance(entry, Change):
+        return {"change": dict(entry.body), "id": entry.id}
+    return entry
+
+
+#: At most this many steps ahead are made (a hand of two steps, bids then tricks, takes two).
+STEPS_AHEAD = 40
+
+
+def _step(state) -> str:
+    """Which step a game is at: its hands entered, those scored (a save that records or
+    completes a hand moves it on; a correction does not)."""
+    return f"{len(state.hands)}:{sum(1 for hand in state.hands if hand.status == 'scored')}"
+
+
+@bp.get("/offline/play/<int:game_id>/ahead.json")
+@login_required
+def ahead(game_id: int):
+    """The game page's entry at each step still to come, rendered by the page's own templates,
+    for a phone playing offline: by step (``_step``), the main part of the page the game would
+    show after it (its hand's head and forms are what the phone takes, marked ``data-step``).
+    Each step is reached by a form the game fills in itself (its form module's ``sample``, any
+    entry its rules take): the phone writes in what was really entered and the totals its own
+    rules worked out. A game without ``sample`` has no steps ahead."""
+    game = games.get_game(current_user, game_id)
+    played = games.played(game)
+    sample = getattr(played.plugin.form, "sample", None)
+    setup = played.setup
+    base = {
+        "game": game.kind,
+        "players": list(setup.players),
+        "options": dict(setup.options),
+        "first_dealer": setup.first_dealer,
+        "members": list(game.members),
+    }
+    raw = portable.plain([_plain_entry(entry) for entry in games.entries_of(game, setup)])
+    state, found = played.state, {}
+    for _step_number in range(STEPS_AHEAD if sample else 0):
+        now = games.Played(game, played.plugin, setup, state)
+        filled = sample(state, now.players)
+        if filled is None:
+            break
+        phase, fields = filled
+        members = list(game.members)
+        fields["seats"] = ",".join(str(members.index(name)) for name in now.players)
+        current = state.current
+        number = current.number if current else (state.next or {}).get("number")
+        answer = portable.save(
+            {
+                **base,
+                "entries": raw,
+                "action": "update" if current else "record",
+                "number": number,
+                "phase": phase,
+                "form": fields,
+            }
+        )
+        if "refused" in answer:
+            break
+        raw = answer["entries"]
+        state = played.rules.play(setup, portable.entries_of(raw))
+        after = games.Played(game, played.plugin, setup, state)
+        found[_step(state)] = fragment_of(ahead_page(after))
+    response = jsonify(version=game.version, now=_step(played.state), steps=found)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/offline/play.js")
+def play_script():
+    """The game page's offline play (``static/js/play_offline.js``), loaded by the outbox
+    after the page is drawn: at a fixed address (the first load names no file of it), checked
+    again each time (``no-cache``: a small answer, 304 when unchanged)."""
+    response = send_from_directory(
+        current_app.static_folder, "js/play_offline.js", mimetype="text/javascript", max_age=0
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/offline/play/<int:game_id>.json")
+@login_required
+def play(game_id: int):
+    """What a phone needs to play game ``game_id`` offline: where the rules are, the game's
+    record as the phone's rules take it (``portable.save``), and the words of the switch."""
+    game = games.get_game(current_user, game_id)
+    setup = games.setup_for(game)
+    record = [_plain_entry(entry) for entry in games.entries_of(game, setup)]
+    response = jsonify(
+        urls={**urls(), "script": static_url("js/rules.js")} if available() else None,
+        digits=digits_of(locale_code()),
+        version=game.version,
+        request={
+            "game": game.kind,
+            "players": list(setup.players),
+            "options": dict(setup.options),
+            "first_dealer": setup.first_dealer,
+            "members": list(game.members),
+            "entries": portable.plain(record),
+            "language": locale_code(),
+        },
+        words={
+            "keep": _("Keep this game on this phone"),
+            "kept": _("Kept on this phone: with no connection its hands are checked here."),
+            "loading": _("Getting the rules onto this phone…"),
+            "checked": _("Checked on this phone, sent when the link returns."),
+        },
+    )
+    response.headers["Cache-Control"] = "no-store"
     return response

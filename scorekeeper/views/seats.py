@@ -220,7 +220,7 @@ def seat(link: str):
 
 @bp.post("/play/<link>/seat")
 def enter(link: str):
-    """This seat's bid or points for the hand being entered."""
+    """This seat's bid, call or points for the hand being entered."""
     holder = _holder(link)
     if holder is None:
         seats.game_for_link(link)
@@ -229,11 +229,14 @@ def enter(link: str):
         abort(400)
     raw = (request.form.get("value") or "").strip()
     try:
-        value = int(raw) if raw.lstrip("-").isdigit() and raw.isascii() else None
+        played = games.played(holder.game)
+        spec = played.rules.seat_entry(played.setup.options)
+        word = spec.word(raw) if spec is not None else None
+        value = int(raw) if raw.lstrip("-").isdigit() and raw.isascii() else word
         if value is None:
             raise Refusal("wrong_type", _("Enter a whole number."), "value")
         marks = dict.fromkeys(request.form.getlist("mark"), True)  # a mark's button
-        seats.enter(games.played(holder.game), holder.name, value, marks=marks)
+        seats.enter(played, holder.name, value, marks=marks)
     except Refusal as refusal:
         return _seat_page(_holder(link) or holder, link, refusal, raw, refusal.status)
     return redirect(url_for("seats.seat", link=link))

@@ -80,6 +80,9 @@ class Sheet:
     last_change: Mapping[str, Any] | None
     #: The hand that is the record's last entry, else None.
     last_hand: Any
+    #: The hands a page shows are those after this one (``views.helpers.sheet_start``): the
+    #: lines of the hands up to it have no cells (a long game's page draws its latest hands).
+    start: int = 0
 
     def lines_from(self, start: int) -> list[Line]:
         """The lines of the hands after ``start`` and the changes before them."""
@@ -90,7 +93,7 @@ class Sheet:
         """The most characters a figure of the sheet takes, a sign counted: a hand's points
         and running totals, a change's figure, a total."""
         numbers = [column.total for column in self.columns]
-        for line in self.lines:
+        for line in self.lines_from(self.start):
             if line.hand is not None:
                 numbers += (line.hand.points or {}).values()
                 numbers += (line.hand.totals or {}).values()
@@ -106,8 +109,9 @@ class Sheet:
         return f"figures-{min(longest, LONGEST)}" if longest > USUAL else ""
 
 
-def sheet_of(played) -> Sheet:
-    """The sheet of a played game (``services.games.Played``)."""
+def sheet_of(played, start: int = 0) -> Sheet:
+    """The sheet of a played game (``services.games.Played``); the hands up to ``start`` (not
+    shown) have their lines, without cells."""
     state = played.state
     rules = played.rules
     options = played.game.options
@@ -170,6 +174,11 @@ def sheet_of(played) -> Sheet:
     for hand in state.hands:
         while changes and changes[0]["before_hand"] <= hand.number:
             lines.append(change_line(changes.pop(0)))
+        if hand.number <= start:
+            lines.append(Line(hand=hand))
+            if hand.totals:
+                running.update(hand.totals)
+            continue
         dealt = list(hand.players or [])
         keys = rules.sides(dealt, options) if teams and dealt else list(names)
         cells = []
@@ -206,4 +215,4 @@ def sheet_of(played) -> Sheet:
     if state.changes and state.changes[-1]["before_hand"] > len(state.hands):
         last_change = state.changes[-1]
     last_hand = state.hands[-1] if state.hands and last_change is None else None
-    return Sheet(columns, lines, last_change, last_hand)
+    return Sheet(columns, lines, last_change, last_hand, start)

@@ -106,11 +106,17 @@ function inplaceForms() {
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
     const restore = busyButton(button);
     const started = performance.now();
-    fetch(form.action, { method: "POST", body, headers: { "X-Fragment": "1" }, credentials: "same-origin", signal: patience() })
+    // The game's version this page shows: the answer then holds only the sheet's lines from
+    // the hand saved on, and the lines before it are taken from this page (mergedSheet).
+    const shown = main.querySelector("[data-game-page][data-version]");
+    const headers = shown ? { "X-Fragment": "1", "X-Sheet-Rows": shown.dataset.version } : { "X-Fragment": "1" };
+    fetch(form.action, { method: "POST", body, headers, credentials: "same-origin", signal: patience() })
       .then((response) => response.text().then((html) => ({ response, html })))
       .then(({ response, html }) => {
         if (!html.includes("data-game-page") && !response.ok) throw new Error(String(response.status));
-        main.innerHTML = html;
+        const merged = mergedSheet(main, html);
+        if (!merged) return wholePage(form.action);
+        main.replaceChildren(merged);
         main.classList.add("just-saved");
         setTimeout(() => main.classList.remove("just-saved"), 4500);
         document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started } }));
@@ -132,6 +138,45 @@ function inplaceForms() {
         keptOrNote(error, form, submitter, () => (form.querySelector(".save-bar") || form).appendChild(saveFailedNote(() => send(form, submitter))));
       });
   }
+}
+
+
+// An answer whose sheet holds only the lines from the hand saved on (``data-sheet-after``:
+// the lines up to that one are not in it, ``data-sheet-start``: nor those the sheet does not
+// show) with the lines this page shows in between put back before them; null when this page
+// lacks one of them (it was drawn from another version), to read the whole part again.
+function mergedSheet(main, html) {
+  const answer = document.createElement("template");
+  answer.innerHTML = html;
+  const fresh = answer.content.querySelectorAll("table.sheet > tbody");
+  const shown = main.querySelectorAll("table.sheet > tbody");
+  for (const [index, body] of fresh.entries()) {
+    if (!body.dataset.sheetAfter) continue;
+    const start = Number(body.dataset.sheetStart);
+    const after = Number(body.dataset.sheetAfter);
+    const old = shown[index];
+    if (!old) return null;
+    const kept = [...old.rows].filter((row) => row.dataset.line && Number(row.dataset.line) > start && Number(row.dataset.line) <= after);
+    const lines = new Set(kept.map((row) => Number(row.dataset.line)));
+    for (let number = start + 1; number <= after; number += 1) if (!lines.has(number)) return null;
+    const first = [...body.rows].find((row) => row.dataset.line) || body.querySelector(".undo-row");
+    for (const row of kept) body.insertBefore(row, first);
+    body.removeAttribute("data-sheet-after");
+    body.removeAttribute("data-sheet-start");
+  }
+  return answer.content;
+}
+
+// The game page's main part read again whole (an answer that could not be merged).
+function wholePage(action) {
+  const main = document.getElementById("main");
+  const page = action.replace(/\/hands(\/\d+)?$/, "");
+  return fetch(page, { headers: { "X-Fragment": "1" }, credentials: "same-origin", signal: patience() })
+    .then((response) => response.text())
+    .then((html) => {
+      main.innerHTML = html;
+      document.dispatchEvent(new CustomEvent("sk:page", { detail: {} }));
+    });
 }
 
 

@@ -125,7 +125,9 @@ window.Outbox = (function () {
   }
 
   // Keep a form's save (its request failed without an answer). False when this phone cannot.
-  function keep(form, submitter) {
+  // ``how.offline``: checked by the phone's own rules (play_offline.js), which draws the next
+  // step itself: the form is not locked.
+  function keep(form, submitter, how = {}) {
     const fields = [...new FormData(form, submitter && submitter.name ? submitter : undefined)]
       .filter(([, value]) => typeof value === "string");
     const key = keyOf(fields);
@@ -144,7 +146,7 @@ window.Outbox = (function () {
       const found = saves.get(key); // kept before (the same form): its place in the order stays
       found.onsuccess = () => saves.put(found.result ? { ...entry, seq: found.result.seq } : entry);
     }).then(read).then(() => {
-      lock(form);
+      if (!how.offline) lock(form);
       show();
       later();
       return true;
@@ -236,8 +238,13 @@ window.Outbox = (function () {
   }
 
   // Send what waits, in order; stop at the first that gets no answer (and try again later).
+  // A game with a refused save waits for the scorekeeper: its later saves are not sent (each
+  // was made after the refused one, on the phone's version of the game).
   async function send() {
-    for (const entry of (await read()).filter((each) => !each.refused)) {
+    const all = await read();
+    const held = new Set(all.filter((each) => each.refused).map((each) => each.page));
+    for (const entry of all.filter((each) => !each.refused)) {
+      if (held.has(entry.page)) continue;
       const token = document.querySelector("input[name=csrf_token]"); // this session's
       const body = new URLSearchParams(entry.fields.map(([name, value]) => [name, name === "csrf_token" && token ? token.value : value]));
       let response;
@@ -266,13 +273,15 @@ window.Outbox = (function () {
       const found = parse(html);
       const messages = [...found.querySelectorAll(".flash-warning, .form-errors .error, p.error")].map((p) => p.textContent.trim());
       if (here(entry) && page) swap(html); // the game as it stands, the entry back in its form
-      if (here(entry) && page && !warned) {
+      const after = all.some((each) => each.page === entry.page && each.seq > entry.seq);
+      if (here(entry) && page && !warned && !after) {
         await drop(entry.key).then(read); // the form holds it again, each message beside its value
         continue;
       }
       entry.refused = messages.join(" ") || String(response.status);
       entry.differs = warned ? await differences(entry) : [];
       await put(entry);
+      held.add(entry.page);
     }
     return null;
   }
@@ -296,7 +305,12 @@ window.Outbox = (function () {
   }
 
   window.addEventListener("online", () => { wait = 1000; flush(); });
-  document.addEventListener("sk:page", () => { mark(); show(); });
+  // Offline play (play_offline.js: its switch, then the rules), nothing of it in the first load.
+  document.head.append(Object.assign(document.createElement("script"), { src: "/offline/play.js", type: "module" }));
+  document.addEventListener("sk:page", (event) => {
+    if (!(event.detail && event.detail.offline)) mark(); // a step drawn offline waits for none
+    show();
+  });
   read().then(() => {
     mark();
     show();

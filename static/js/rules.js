@@ -4,6 +4,8 @@
 //   const rules = await import("/static/js/rules.js");
 //   const answer = await rules.play(urls, {game, players, options, entries, language});
 //   -> {state} or {refused: [{code, message, field, hand}]}
+//   const answer = await rules.save(urls, {...the same, members, action, number, phase, form});
+//   -> {entries, state} or {refused: [...]}: a save of the game page's form, as the server's
 let started = null;
 
 export function start(urls) {
@@ -15,7 +17,7 @@ export function start(urls) {
       const zip = await (await fetch(urls.rules)).arrayBuffer();
       pyodide.unpackArchive(zip, "zip", { extractDir: "/rules" });
       pyodide.pyimport("sys").path.insert(0, "/rules");
-      return pyodide.pyimport("scorekeeper.games.portable").play_json;
+      return pyodide.pyimport("scorekeeper.games.portable");
     })();
     started.catch(() => { started = null; });
   }
@@ -23,6 +25,11 @@ export function start(urls) {
 }
 
 export async function play(urls, request) {
-  const playJson = await start(urls);
-  return JSON.parse(playJson(JSON.stringify(request), "/rules/languages"));
+  const portable = await start(urls);
+  return JSON.parse(portable.play_json(JSON.stringify(request), "/rules/languages"));
+}
+
+export async function save(urls, request) {
+  const portable = await start(urls);
+  return JSON.parse(portable.save_json(JSON.stringify(request), "/rules/languages"));
 }

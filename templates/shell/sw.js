@@ -11,6 +11,9 @@
 //   of the last page seen, listing the games kept (static/js/offline.js).
 // - a write (POST): to the network, untouched (see ``write``); the page's outbox keeps a
 //   save that got no answer.
+// - offline play's files (/offline/: its script, a kept game's record and steps ahead, the
+//   rules and their runtime, fetched only once a phone keeps a game): from the network, a
+//   copy kept; without a connection, the copy.
 "use strict";
 
 const CONFIG = {{ config|tojson }};
@@ -43,6 +46,7 @@ self.addEventListener("fetch", (event) => {
   else if (request.mode === "navigate") {
     event.respondWith(GAME_PAGE.test(url.pathname) ? gamePage(event, url) : page(event));
   } else if (url.pathname.startsWith(CONFIG.static)) event.respondWith(staticFile(request));
+  else if (url.pathname.startsWith(CONFIG.rules_path)) rulesFile(event, url);
 });
 
 // A page asks for a copy of itself (its first load came before the worker; a save made in
@@ -77,7 +81,30 @@ async function copyOf(url, asked, delay) {
 // page's outbox, static/js/outbox.js, which sends it again when the link is back). Logging
 // out takes the copies of the game pages with it.
 function write(event, url) {
-  if (url.pathname === CONFIG.logout) event.waitUntil(caches.delete(PAGES));
+  if (url.pathname === CONFIG.logout) event.waitUntil(Promise.all([caches.delete(PAGES), caches.delete(CONFIG.rules)]));
+}
+
+// A file kept for good (the rules and their runtime, under their version): with a connection
+// the browser fetches it itself (its HTTP cache, and its cache of the compiled runtime), the
+// worker only keeps a copy once; without, the copy. Anything else: the network first.
+function rulesFile(event, url) {
+  if (url.pathname.startsWith(CONFIG.rules_runtime) || url.searchParams.has("v")) {
+    if (self.navigator.onLine) event.waitUntil(keepOnce(event.request));
+    else event.respondWith(caches.match(event.request, LOOSE).then((kept) => kept || Response.error()));
+    return;
+  }
+  event.respondWith(fetch(event.request).then((response) => {
+    const copy = response.ok && response.clone();
+    if (copy) event.waitUntil(caches.open(CONFIG.rules).then((cache) => cache.put(event.request, copy)));
+    return response;
+  }, () => caches.match(event.request, LOOSE).then((kept) => kept || Response.error())));
+}
+
+async function keepOnce(request) {
+  const cache = await caches.open(CONFIG.rules);
+  if (await cache.match(request, LOOSE)) return;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response);
 }
 
 async function staticFile(request) {

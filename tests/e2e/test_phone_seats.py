@@ -33,39 +33,53 @@ def bid(page, value: int) -> None:
     page.locator(".bid-pad").get_by_role("button", name=str(value), exact=True).click()
 
 
-def test_four_phones_bid_in_secret_the_hook_clears_and_all_follow_live(phone, browser, live_server):
+def start_with_seat_link(phone, game_title, players, *checks) -> tuple[str, str]:
+    """The scorekeeper's phone starts a game of ``players`` (``checks``: the options ticked)
+    and makes its seat link: the game page's address and the link."""
     sign_up(phone)
-    add_players(phone, *PLAYERS)
+    add_players(phone, *players)
     phone.goto("/games/new")
-    phone.get_by_role("link", name=re.compile("Oh Hell")).click()
-    for name in PLAYERS:
+    phone.get_by_role("link", name=re.compile(game_title)).click()
+    for name in players:
         phone.locator("label.seat-name", has_text=name).click()
-    open_options(phone)
-    phone.get_by_label("Hook", exact=True).check()
-    phone.get_by_label("Simultaneous bidding", exact=True).check()
+    if checks:
+        open_options(phone)
+    for label in checks:
+        phone.get_by_label(label, exact=True).check()
     phone.get_by_role("button", name="Start the game").click()
     phone.wait_for_url(re.compile(r"/games/\d+$"))
     game_url = phone.url
-
     phone.get_by_role("link", name="Players' own phones").click()
     phone.get_by_role("button", name="Make a seat link").click()
-    link = phone.locator(".seat-url a").get_attribute("href")
+    return game_url, phone.locator(".seat-url a").get_attribute("href")
+
+
+def take_seats(browser, live_server, link: str, players, bypass_csp=False, pick_screen=None):
+    """A phone (browser context) per player, each holding its seat: the contexts, the pages.
+    ``pick_screen``: the name of a screenshot of the first phone's seat picks."""
+    contexts = [open_phone(browser, live_server, bypass_csp=bypass_csp) for _ in players]
+    seats = {}
+    for name, context in zip(players, contexts, strict=True):
+        context.set_default_timeout(20_000)
+        page = context.new_page()
+        page.goto(link)
+        if pick_screen and not seats:
+            screenshot(page, pick_screen)
+        page.get_by_role("button", name=f"I am {name}").click()
+        expect(page.locator(".seat-of")).to_have_text(f"Your seat: {name}")
+        seats[name] = page
+    return contexts, seats
+
+
+def test_four_phones_bid_in_secret_the_hook_clears_and_all_follow_live(phone, browser, live_server):
+    game_url, link = start_with_seat_link(phone, "Oh Hell", PLAYERS, "Hook", "Simultaneous bidding")
     phone.wait_for_function("() => document.querySelector('img.qr').naturalWidth > 0")
     screenshot(phone, "seats-manage")
 
     # (The CSP bypassed only so that axe-core can be injected for the accessibility check.)
-    contexts = [open_phone(browser, live_server, bypass_csp=True) for _ in PLAYERS]
-    for context in contexts:
-        context.set_default_timeout(20_000)
-    seats = {}
-    for name, context in zip(PLAYERS, contexts, strict=True):
-        page = context.new_page()
-        page.goto(link)
-        if name == "Ann":
-            screenshot(page, "seats-pick")
-        page.get_by_role("button", name=f"I am {name}").click()
-        expect(page.locator(".seat-of")).to_have_text(f"Your seat: {name}")
-        seats[name] = page
+    contexts, seats = take_seats(
+        browser, live_server, link, PLAYERS, bypass_csp=True, pick_screen="seats-pick"
+    )
     assert accessibility_problems(seats["Ann"]) == []
     # A second phone cannot take a seat that is held.
     late = open_phone(browser, live_server).new_page()
@@ -126,28 +140,8 @@ def test_four_phones_bid_in_secret_the_hook_clears_and_all_follow_live(phone, br
 def test_bids_in_turn_show_whose_turn_and_strike_the_dealer_s_forbidden_bid(
     phone, browser, live_server
 ):
-    sign_up(phone)
-    add_players(phone, "Ann", "Ben", "Cy")
-    phone.goto("/games/new")
-    phone.get_by_role("link", name=re.compile("Oh Hell")).click()
-    for name in ("Ann", "Ben", "Cy"):
-        phone.locator("label.seat-name", has_text=name).click()
-    open_options(phone)
-    phone.get_by_label("Hook", exact=True).check()
-    phone.get_by_role("button", name="Start the game").click()
-    phone.wait_for_url(re.compile(r"/games/\d+$"))
-    phone.get_by_role("link", name="Players' own phones").click()
-    phone.get_by_role("button", name="Make a seat link").click()
-    link = phone.locator(".seat-url a").get_attribute("href")
-    contexts = [open_phone(browser, live_server) for _ in range(3)]
-    for context in contexts:
-        context.set_default_timeout(20_000)
-    seats = {}
-    for name, context in zip(("Ann", "Ben", "Cy"), contexts, strict=True):
-        page = context.new_page()
-        page.goto(link)
-        page.get_by_role("button", name=f"I am {name}").click()
-        seats[name] = page
+    _game_url, link = start_with_seat_link(phone, "Oh Hell", ["Ann", "Ben", "Cy"], "Hook")
+    contexts, seats = take_seats(browser, live_server, link, ["Ann", "Ben", "Cy"])
     # Ann deals the first hand: Ben bids first, then Cy, Ann last.
     expect(seats["Ben"].locator("#entry-title")).to_have_text("Your turn")
     expect(seats["Cy"].locator("#entry-title")).to_have_text("Waiting for Ben")
@@ -217,3 +211,71 @@ def test_a_spades_seat_in_bengali_on_a_small_phone_bids_blind_nil(
         played = games.played(db.session.get(games.Game, game_id))
         draft = seats.draft_of(played)
         assert draft.values[blind] == 0 and draft.marked == {"blind_nil": [blind]}
+
+
+def call(page, value: str) -> None:
+    page.locator(".call-pad").get_by_role("button", name=value, exact=True).click()
+
+
+def test_four_phones_call_a_pitch_auction_and_the_scorekeeper_sees_the_pitcher(
+    phone, browser, live_server
+):
+    """Auction Pitch at 390x844: each player calls from their own phone in turn (a call not
+    above the high bid struck out), every phone and the scorekeeper's follow each call, the
+    dealer steals, and the scorekeeper's page shows the pitcher and the bid and saves the
+    points; every phone shows the new totals without a reload."""
+    game_url, link = start_with_seat_link(phone, "Auction Pitch", PLAYERS)
+    # (The CSP bypassed only so that axe-core can be injected for the accessibility check.)
+    contexts, seats = take_seats(browser, live_server, link, PLAYERS, bypass_csp=True)
+    phone.goto(game_url)
+
+    # Ann deals: Ben calls first, then Cy, Dee and Ann.
+    expect(seats["Ben"].locator("#entry-title")).to_have_text("Your turn")
+    expect(seats["Ben"].locator(".high-bid")).to_have_text("No bids yet")
+    for name in ("Cy", "Dee", "Ann"):
+        expect(seats[name].locator("#entry-title")).to_have_text("Waiting for Ben")
+        expect(seats[name].locator(".call-pad")).to_have_count(0)
+    assert accessibility_problems(seats["Ben"]) == []
+    call(seats["Ben"], "2")
+    cy = seats["Cy"]
+    expect(cy.locator("#entry-title")).to_have_text("Your turn")
+    expect(cy.locator(".high-bid")).to_have_text("High bid: Ben 2")
+    struck = cy.locator(".call-pad button.struck")
+    expect(struck).to_have_text(["1", "2"])
+    expect(struck.first).to_be_disabled()
+    screenshot(cy, "seats-pitch-call")
+    expect(seats["Dee"].locator(".entered-so-far")).to_contain_text("Ben")
+    # The scorekeeper sees the call, and its auction form comes with it chosen.
+    expect(phone.locator("[data-draft]")).to_contain_text("1 of 4 has entered")
+    expect(phone.locator('[data-auction] [data-player="Ben"] input[value="2"]')).to_be_checked()
+    call(cy, "Pass")
+    expect(seats["Ann"].locator(".entered-so-far")).to_contain_text("Pass")
+    call(seats["Dee"], "3")
+    ann = seats["Ann"]
+    expect(ann.locator(".dealer-note")).to_have_text(
+        "You deal: you may steal the contract by bidding 3 too."
+    )
+    expect(ann.locator(".call-pad button.struck")).to_have_text(["1", "2"])
+    screenshot(ann, "seats-pitch-dealer")
+    call(ann, "3")
+
+    # The auction is complete: the hand is open with Ann pitching 3 (a steal) everywhere.
+    for name in PLAYERS:
+        expect(seats[name].locator(".seat-entry")).to_contain_text("Nothing to enter")
+        expect(seats[name].locator(".pitch-line")).to_have_text("Ann pitched 3 (stolen)")
+    expect(phone.locator("#now .pill.first")).to_have_text("Ann stole at 3")
+    expect(phone.locator("form[data-points-form]")).to_be_visible()
+    for point, taker in (("high", "Ann"), ("low", "Dee"), ("jack", "Ann"), ("game", "Ann")):
+        row = phone.locator(f'form[data-points-form] [data-point="{point}"]')
+        row.locator("label.chip span").get_by_text(taker, exact=True).click()
+    phone.get_by_role("button", name="Save the points").click()
+    for name, said in (
+        ("Ann", "Your total 3 · place 1 of 4"),
+        ("Dee", "Your total 1 · place 2 of 4"),
+        ("Ben", "Your total 0 · place 3 of 4"),
+    ):
+        expect(seats[name].locator("[data-my-total]")).to_have_text(said)
+    # Hand 2: Ben deals, Cy calls first.
+    expect(seats["Cy"].locator("#entry-title")).to_have_text("Your turn")
+    for context in contexts:
+        context.close()

@@ -369,3 +369,84 @@ def test_long_figures_still_fit_seven_columns_on_a_360_px_phone(small_phone):
     page.goto(f"/games/{small}")
     size = page.locator(".sheet tfoot td").first.evaluate("el => getComputedStyle(el).fontSize")
     assert size == "16.8px", size
+
+
+def long_gin_on_a_phone(page) -> int:
+    """A Gin game of 30 rounds (to 1,000 points), 2 points a round, Ann and Ben in turn."""
+    sign_up(page)
+    add_players(page, "Ann", "Ben")
+    call = api(page)
+    game = {"game": "oklahoma_gin", "players": ["Ann", "Ben"], "options": {"target": 1000}}
+    made = call("POST", "/api/v1/games", game)["id"]
+    for number in range(1, 31):
+        knocker = "Ann" if number % 2 else "Ben"
+        body = {"upcard": "7", "result": "knock", "knocker": knocker}
+        body |= {"knocker_deadwood": 2, "opponent_deadwood": 4}
+        call("POST", f"/api/v1/games/{made}/hands", body)
+    page.goto(f"/games/{made}")
+    return made
+
+
+def save_round_in_place(page, knocker: str) -> None:
+    page.evaluate(
+        """(fields) => {
+            const form = document.getElementById("entry");
+            for (const [name, value] of Object.entries(fields)) {
+                form.elements[name].value = value;
+            }
+            form.requestSubmit();
+        }""",
+        {"upcard": "7", "result": "knock", "knocker": knocker}
+        | {"knocker_deadwood": "2", "opponent_deadwood": "4"},
+    )
+
+
+def test_a_round_saved_in_place_keeps_the_sheet_s_latest_rounds(phone):
+    """A long game: the answer to a round saved in place holds that round's line only (issue
+    22), and the script keeps the lines the page shows: the latest 24 rounds, in order, the
+    link to the earlier ones, the totals updated, and the page not loaded again."""
+    page = phone
+    made = long_gin_on_a_phone(page)
+    page.evaluate("window.loadedOnce = true")  # gone if the page were loaded again
+    asked = []
+    page.on("request", lambda request: asked.append((request.method, request.url)))
+    rows = page.locator(".sheet tbody tr[data-line]")
+    assert rows.evaluate_all("rows => rows.map((row) => Number(row.dataset.line))") == list(
+        range(7, 31)
+    )
+    for number, knocker in ((31, "0"), (32, "1")):
+        save_round_in_place(page, knocker)
+        expect(rows.last).to_have_attribute("data-line", str(number))
+        shown = rows.evaluate_all("rows => rows.map((row) => Number(row.dataset.line))")
+        assert shown == list(range(number - 23, number + 1))
+        earlier = page.locator(".sheet tr.earlier")
+        expect(earlier).to_contain_text(f"Show rounds 1 to {number - 24} too")
+    assert totals(page) == ["32", "32"]
+    assert page.locator(".sheet tbody tr.undo-row").count() == 1
+    expect(page.get_by_role("button", name="Undo round 32")).to_have_count(1)
+    assert page.evaluate("window.loadedOnce") is True
+    # One request a round: the answer was merged, not read again whole.
+    assert [method for method, url in asked if "/hands" in url or url.endswith(f"/{made}")] == [
+        "POST",
+        "POST",
+    ]
+
+
+def test_a_sheet_that_lacks_a_line_is_read_again_whole(phone):
+    """The page lost a line the answer does not repeat (round 20): the script reads the main
+    part again whole rather than show a sheet with a hole in it."""
+    page = phone
+    made = long_gin_on_a_phone(page)
+    asked = []
+    page.on("request", lambda request: asked.append((request.method, request.url)))
+    page.locator('.sheet tbody tr[data-line="20"]').evaluate("row => row.remove()")
+    save_round_in_place(page, "0")
+    rows = page.locator(".sheet tbody tr[data-line]")
+    expect(rows.last).to_have_attribute("data-line", "31")
+    shown = rows.evaluate_all("rows => rows.map((row) => Number(row.dataset.line))")
+    assert shown == list(range(8, 32))
+    assert totals(page) == ["32", "30"]
+    assert [method for method, url in asked if "/hands" in url or url.endswith(f"/{made}")] == [
+        "POST",
+        "GET",
+    ]

@@ -40,3 +40,24 @@ def typed(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     for prefix, key in (("bid", "bids"), ("trick", "tricks")):
         found[key] = {name: form.get(f"{prefix}-{seat}", "") for seat, name in enumerate(players)}
     return found
+
+
+def sample(state: Any, players: list[str]) -> tuple[str, dict[str, str]] | None:
+    """A filled-in form for the step the game waits for (its phase and fields), any the rules
+    take: the server renders the forms of the steps after it from it, ahead, for a phone that
+    plays offline (the phone writes what was really entered into them). Bids: 0 each (1 for
+    a dealer the hook forbids 0); tricks: all to the first in order. None: nothing to enter."""
+    seat = {name: index for index, name in enumerate(players)}
+    current = state.current
+    if current is not None:
+        order = current.info.get("order") or players
+        fields = {f"trick-{seat[name]}": "0" for name in order}
+        fields[f"trick-{seat[order[0]]}"] = str(current.info.get("cards", 0))
+        return "tricks", fields
+    coming = state.next
+    if not coming:
+        return None
+    fields = {f"bid-{seat[name]}": "0" for name in coming.get("order") or players}
+    if coming.get("forbidden_dealer_bid") == 0 and coming.get("dealer") in seat:
+        fields[f"bid-{seat[coming['dealer']]}"] = "1"
+    return "bids", fields

@@ -22,3 +22,6 @@ def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, A
 
 #: What was typed, by player name, so a refused form comes back filled in.
 typed = bidding.typed
+
+#: A filled-in form for the next step (the forms of the steps ahead, for offline play).
+sample = bidding.sample

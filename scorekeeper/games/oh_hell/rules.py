@@ -53,6 +53,8 @@ MAX_CARDS = {3: 15, 4: 13, 5: 10, 6: 8, 7: 7}
 #: The named sequences of hand sizes; "custom" plays the sizes the table lists.
 SEQUENCES = ("up", "down", "up-down", "down-up")
 CUSTOM = "custom"
+#: The options' defaults by rules and player count (``OhHell._defaults``).
+_DEFAULTS: dict[tuple[type, int], dict[str, Any]] = {}
 #: Most hands a custom sequence may list.
 MAX_CUSTOM_HANDS = 40
 #: Which hands are played without trump (besides those that deal all 52 cards).
@@ -589,8 +591,15 @@ class OhHell(DroppedBySeats, GameRules):
         return sentences
 
     def _defaults(self, player_count: int | None) -> dict[str, Any]:
-        specs = self.option_specs(player_count or self.min_players)
-        return {spec.key: spec.default for spec in specs}
+        """The options' defaults for ``player_count`` players, worked out once per count (every
+        game's replay starts from them; the specs' words need not be made each time)."""
+        count = player_count or self.min_players
+        key = (type(self), count)
+        known = _DEFAULTS.get(key)
+        if known is None:
+            specs = self.option_specs(count)
+            known = _DEFAULTS[key] = {spec.key: spec.default for spec in specs}
+        return dict(known)
 
     def merge(self, entered: Mapping[str, Any], change: Mapping[str, Any]) -> dict[str, Any]:
         """Bids and tricks are merged player by player, so bids can be added one at a time

@@ -7,6 +7,7 @@ the table and derive the rest: dealer, bidding order, pitcher, points, totals an
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +19,7 @@ from scorekeeper.games.base import Highlight
 from scorekeeper.games.base import Option
 from scorekeeper.games.base import Problems
 from scorekeeper.games.base import RuleError
+from scorekeeper.games.base import SeatEntry
 from scorekeeper.games.base import Setup
 from scorekeeper.games.base import Stat
 from scorekeeper.games.base import State
@@ -26,6 +28,7 @@ from scorekeeper.games.base import add_points
 from scorekeeper.games.base import check_player_count
 from scorekeeper.games.base import team_name
 from scorekeeper.games.i18n import N_
+from scorekeeper.games.i18n import LazyText
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import lazy_ngettext
 from scorekeeper.games.i18n import lazy_pgettext
@@ -38,6 +41,8 @@ from scorekeeper.games.words import HANDS
 POINTS = ("high", "low", "jack", "game")
 #: Highest bid; bidding it is "pitching".
 TOP_BID = 4
+#: The call that is not a bid.
+PASS = "pass"
 #: The least a dealer everyone passed to must bid (whatever the lowest bid).
 DEALER_MIN_BID = 2
 CARDS_EACH = 6
@@ -126,6 +131,33 @@ class Pitch(GameRules):
         Stat(N_("Pitches made"), "pitches_made", out_of="hands_pitched"),
         Stat(N_("Set back"), "pitches_set", out_of="hands_pitched"),
     )
+
+    seat_words = (PASS,)
+
+    def seat_entry(self, options: Mapping[str, Any]) -> SeatEntry:
+        """Each player's phone makes its own call of the auction, in turn from the dealer's
+        left: pass or a bid (RULES.md, "Auction Pitch"). The last call opens the hand as the
+        whole auction entered by the scorekeeper would; the scorekeeper enters the points."""
+        low = options.get("min_bid", 1)
+        return SeatEntry(
+            "auction",
+            "call",
+            in_turn=True,
+            turns=True,
+            incomplete=("missing_bid",),
+            choices=(PASS, *range(low, TOP_BID + 1)),
+            words=((PASS, N_("Pass")),),
+        )
+
+    def seat_choices(
+        self,
+        options: Mapping[str, Any],
+        upcoming: Mapping[str, Any],
+        entered: Sequence[tuple[str, Any]],
+    ) -> list[Any]:
+        """The calls the player whose turn it is may make: pass, or a bid above the high bid
+        (the dealer: the steal, and no pass when everyone else passed)."""
+        return legal_calls(entered, upcoming["dealer"], upcoming["order"], options)
 
     def team_seats(self, options: Mapping[str, Any], count: int) -> list[list[int]] | None:
         """Partners sit opposite: seats 1+3 and 2+4."""
@@ -572,7 +604,9 @@ class _Table:
         with problems.check():
             if entry.get("pitcher") is None:
                 raise RuleError("required", _("Enter who pitched (the high bidder)."), "pitcher")
-            pitcher = self.player(entry["pitcher"], "pitcher", _("The pitcher must name a player."))
+            pitcher = self.player(
+                entry["pitcher"], "pitcher", N_("The pitcher must name a player.")
+            )
         bid = 0
         with problems.check():
             if entry.get("bid") is None:
@@ -582,17 +616,22 @@ class _Table:
                     )
                 raise RuleError("required", _("Enter the bid."), "bid")
             low = self.options["min_bid"]
-            if pitcher:
-                not_whole = _("%(name)s’s bid must be a whole number.", name=pitcher)
-                out_of_range = _(
-                    "%(name)s’s bid must be from %(low)s to %(high)s.",
-                    name=pitcher,
-                    low=low,
-                    high=TOP_BID,
-                )
-            else:
-                not_whole = _("The bid must be a whole number.")
-                out_of_range = _("The bid must be from %(low)s to %(high)s.", low=low, high=TOP_BID)
+
+            def not_whole() -> str:
+                if pitcher:
+                    return _("%(name)s’s bid must be a whole number.", name=pitcher)
+                return _("The bid must be a whole number.")
+
+            def out_of_range() -> str:
+                if pitcher:
+                    return _(
+                        "%(name)s’s bid must be from %(low)s to %(high)s.",
+                        name=pitcher,
+                        low=low,
+                        high=TOP_BID,
+                    )
+                return _("The bid must be from %(low)s to %(high)s.", low=low, high=TOP_BID)
+
             bid = _whole_number(
                 entry["bid"], "bid", "bid_invalid", low, TOP_BID, not_whole, out_of_range
             )
@@ -625,7 +664,7 @@ class _Table:
                     _("Each turn of the auction must be a player and a call, like [“Ann”, 2]."),
                     where,
                 )
-            name = self.player(turn[0], where, _("Each turn of the auction must name a player."))
+            name = self.player(turn[0], where, N_("Each turn of the auction must name a player."))
             if index >= len(order):
                 raise RuleError(
                     "bid_invalid",
@@ -691,7 +730,7 @@ class _Table:
             holders[point] = None
             with problems.check():
                 if value is not None:
-                    holders[point] = self.player(value, point, str(NOT_A_NAME[point]))
+                    holders[point] = self.player(value, point, NOT_A_NAME[point])
                 elif point in NOT_ENTERED:
                     raise RuleError("required", str(NOT_ENTERED[point]), point)
         holders_ok = not problems
@@ -751,8 +790,8 @@ class _Table:
                 "game_points_invalid",
                 0,
                 80,
-                _("%(name)s’s game points must be a whole number.", name=name),
-                _(
+                lambda name=name: _("%(name)s’s game points must be a whole number.", name=name),
+                lambda name=name: _(
                     "%(name)s’s game points must be from %(low)s to %(high)s.",
                     name=name,
                     low=0,
@@ -863,10 +902,11 @@ class _Table:
             problems.add(RuleError("single_trump_mismatch", message, point))
         problems.raise_any()
 
-    def player(self, value: Any, where: str, not_a_name: str) -> str:
-        """``value`` as one of the players; ``not_a_name`` says what is wrong if it is no name."""
+    def player(self, value: Any, where: str, not_a_name: LazyText) -> str:
+        """``value`` as one of the players; ``not_a_name`` says what is wrong if it is no name
+        (a lazy text: translated only when refused, not for every hand of a replay)."""
         if not isinstance(value, str):
-            raise RuleError("wrong_type", not_a_name, where)
+            raise RuleError("wrong_type", str(not_a_name), where)
         self.check_dealt_in(value, where)
         return value
 
@@ -1103,14 +1143,21 @@ def _check_call(
 
 
 def _whole_number(
-    value: Any, where: str, code: str, low: int, high: int, not_whole: str, out_of_range: str
+    value: Any,
+    where: str,
+    code: str,
+    low: int,
+    high: int,
+    not_whole: Callable[[], str],
+    out_of_range: Callable[[], str],
 ) -> int:
     """``value`` as a whole number from ``low`` to ``high``; else a RuleError saying
-    ``not_whole`` (code "wrong_type") or ``out_of_range`` (``code``), whole sentences."""
+    ``not_whole()`` (code "wrong_type") or ``out_of_range()`` (``code``), whole sentences
+    made only when refused (a replay of every hand of a restore reads a bid in each)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RuleError("wrong_type", not_whole, where)
+        raise RuleError("wrong_type", not_whole(), where)
     if not low <= value <= high:
-        raise RuleError(code, out_of_range, where)
+        raise RuleError(code, out_of_range(), where)
     return value
 
 

@@ -17,3 +17,12 @@ def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, A
 def typed(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     """What was typed, by player name, so a refused form comes back filled in."""
     return {"points": {name: form.get(f"point-{seat}", "") for seat, name in enumerate(players)}}
+
+
+def sample(state: Any, players: list[str]) -> tuple[str, dict[str, str]] | None:
+    """A filled-in form for the next round, any the rules take (0 points each): the server
+    renders the forms of the rounds after it from it, ahead, for a phone that plays offline.
+    None: the game is over."""
+    if not state.next:
+        return None
+    return "points", {f"point-{seat}": "0" for seat in range(len(players))}

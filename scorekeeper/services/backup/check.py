@@ -9,6 +9,7 @@ of the place in the backup ("Game 3, hand 2: ...").
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import zlib
@@ -47,6 +48,9 @@ CODE = "restore_refused"
 #: How far a compressed backup may unpack (bytes): 10,000 games take about 30 MB.
 MAX_UNPACKED = 64 * 1024 * 1024
 GZIP_MAGIC = b"\x1f\x8b"
+
+#: JSON as the restore writes it: hand entries are kept (and spooled) as this text.
+_dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 
 
 class Damaged(Exception):
@@ -396,7 +400,8 @@ class Plan:
     nights: dict[int, dict] = field(default_factory=dict)
     rule_sets: list[dict] = field(default_factory=list)
     games: list[dict] = field(default_factory=list)
-    #: The keys of hand results, numbered (results are kept as arrays of numbers).
+    #: The keys of hand results, numbered (a game's results are kept as four arrays of
+    #: numbers: the hands' numbers, the seats, the keys' numbers and the values).
     keys: dict[str, int] = field(default_factory=dict)
     #: Each set of game options met, as the rules resolved it (``_options``).
     options: dict[tuple, tuple] = field(default_factory=dict)
@@ -693,12 +698,15 @@ def _game(
             f"{where}.joined", _("%(what)s: a player of a change has no seat.", what=what)
         ) from None
     keys = found.keys
-    packed = array("q")
-    for number, seat, key, value in derived.results:
-        code = keys.get(key)
-        if code is None:
-            code = keys[key] = len(keys)
-        packed.extend((number, seat, code, value))
+    if derived.results:
+        numbers, seats, names, values = zip(*derived.results, strict=True)
+        for key in set(names).difference(keys):
+            keys[key] = len(keys)
+        packed = tuple(
+            array("q", column) for column in (numbers, seats, map(keys.__getitem__, names), values)
+        )
+    else:
+        packed = ()
     return {
         "row": {
             "kind": kind,
@@ -725,7 +733,7 @@ def _game(
         "hands": [
             (
                 hand.number,
-                game_rules.to_seats(hand.input, members),
+                _dumps(game_rules.to_seats(hand.input, members)),
                 raw.created_at,
                 raw.updated_at,
             )

@@ -3,12 +3,13 @@ bulk inserts in one transaction: all of it, or nothing."""
 
 from __future__ import annotations
 
-import functools
-import json
+from array import array
 from collections import defaultdict
 from collections.abc import Iterable
 from collections.abc import Iterator
 from contextlib import contextmanager
+from itertools import chain
+from itertools import repeat
 
 import sqlalchemy as sa
 
@@ -25,6 +26,7 @@ from scorekeeper.models import PlayerStat
 from scorekeeper.models import RuleSet
 from scorekeeper.models import Seat
 from scorekeeper.models import TableChange
+from scorekeeper.services import bulk
 from scorekeeper.services import ratings
 from scorekeeper.services import results
 from scorekeeper.services.backup import check
@@ -32,8 +34,6 @@ from scorekeeper.services.backup.check import Damaged
 from scorekeeper.services.backup.check import Plan
 from scorekeeper.services.backup.check import refuse
 from scorekeeper.services.backup.writer import BATCH
-
-_dumps = functools.partial(json.dumps, ensure_ascii=False, separators=(",", ":"))
 
 
 def is_empty(account: Account) -> bool:
@@ -176,9 +176,9 @@ class Writer:
                         best[where] = max(best.get(where, value), value)
                     else:
                         sums[where] += value
-        _insert(Seat.__table__, seats)
-        _insert(HandEntry.__table__, hands)
-        _insert(TableChange.__table__, changes)
+        bulk.insert(Seat.__table__, seats)
+        bulk.insert(HandEntry.__table__, hands, as_text=("input",))
+        bulk.insert(TableChange.__table__, changes)
         _insert_results(_result_rows(game_ids, games, list(self.plan.keys)))
         self.game_count += len(games)
         self.hand_count += len(hands)
@@ -217,68 +217,36 @@ def _insert_returning(table: sa.Table, rows: list[dict]) -> list[int]:
     return list(db.session.execute(statement, rows).scalars())
 
 
-def _insert(table: sa.Table, rows: list[dict]) -> None:
-    """Insert rows in bulk (no ids wanted), straight to the driver inside the session's
-    transaction: SQLAlchemy's own executemany spends more time than the database on a
-    hundred thousand rows. PostgreSQL: COPY (JSON columns sent as JSON text); SQLite: the
-    values go through their columns' bind processors (JSON, dates) to one executemany."""
-    if not rows:
-        return
-    connection = db.session.connection()
-    names = list(rows[0])
-    dialect = connection.dialect
-    if dialect.name == "postgresql":
-        quote = dialect.identifier_preparer.quote
-        as_json = [isinstance(table.c[name].type, sa.JSON) for name in names]
-        statement = f"COPY {table.name} ({', '.join(quote(name) for name in names)}) FROM STDIN"
-        steps = list(zip(names, as_json, strict=True))
-        driver = connection.connection.driver_connection
-        with driver.cursor() as cursor, cursor.copy(statement) as copy:
-            for row in rows:
-                copy.write_row(
-                    tuple(_dumps(row[name]) if is_json else row[name] for name, is_json in steps)
-                )
-        return
-    if dialect.paramstyle != "qmark":
-        connection.execute(sa.insert(table), rows)
-        return
-    processors = [
-        table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names
-    ]
-    columns = ", ".join(connection.dialect.identifier_preparer.quote(name) for name in names)
-    marks = ", ".join(["?"] * len(names))
-    steps = list(zip(names, processors, strict=True))
-    connection.connection.driver_connection.executemany(
-        f"INSERT INTO {table.name} ({columns}) VALUES ({marks})",
-        (
-            tuple(row[name] if step is None else step(row[name]) for name, step in steps)
-            for row in rows
-        ),
+def _result_rows(game_ids: list[int], games: list[dict], keys: list[str]) -> Iterable[tuple]:
+    """The hand results of a batch of games, unpacked, as ``RESULT_COLUMNS`` (iterated at
+    C speed: a game's four arrays zipped with its id and its keys' names)."""
+    key_of = keys.__getitem__
+
+    def rows(game_id: int, numbers: array, seats: array, codes: array, values: array):
+        return zip(repeat(game_id), numbers, seats, map(key_of, codes), values)
+
+    return chain.from_iterable(
+        rows(game_id, *game["results"])
+        for game_id, game in zip(game_ids, games, strict=True)
+        if game["results"]
     )
-
-
-def _result_rows(game_ids: list[int], games: list[dict], keys: list[str]) -> Iterator[tuple]:
-    """The hand results of a batch of games, unpacked, as ``RESULT_COLUMNS``."""
-    for game_id, game in zip(game_ids, games, strict=True):
-        packed = game["results"]
-        for i in range(0, len(packed), 4):
-            yield game_id, packed[i], packed[i + 1], keys[packed[i + 2]], packed[i + 3]
 
 
 def _insert_results(rows: Iterable[tuple]) -> None:
     """Hand results, the most numerous rows, straight to the driver inside the session's
-    transaction: COPY on PostgreSQL, one executemany on SQLite."""
+    transaction: COPY on PostgreSQL, multi-row INSERTs on SQLite."""
     connection = db.session.connection()
-    driver = connection.connection.driver_connection
-    columns = ", ".join(results.RESULT_COLUMNS)
     if connection.dialect.name == "postgresql":
-        statement = f"COPY hand_result ({columns}) FROM STDIN"
-        with driver.cursor() as cursor, cursor.copy(statement) as copy:
+        columns = ", ".join(results.RESULT_COLUMNS)
+        driver = connection.connection.driver_connection
+        with (
+            driver.cursor() as cursor,
+            cursor.copy(f"COPY hand_result ({columns}) FROM STDIN") as copy,
+        ):
             for row in rows:
                 copy.write_row(row)
     elif connection.dialect.paramstyle == "qmark":
-        marks = ", ".join(["?"] * len(results.RESULT_COLUMNS))
-        driver.executemany(f"INSERT INTO hand_result ({columns}) VALUES ({marks})", rows)
+        bulk.insert_sqlite("hand_result", list(results.RESULT_COLUMNS), rows)
     else:
         params = [dict(zip(results.RESULT_COLUMNS, row, strict=True)) for row in rows]
         if params:

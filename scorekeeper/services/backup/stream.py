@@ -204,16 +204,18 @@ def restore_file(
     raw: bytes | str,
     unpacked_limit: int = check.MAX_UNPACKED,
     whole: Callable[[object], object] = lambda document: document,
+    progress: Callable[[int | None], None] = lambda games: None,
 ) -> dict[str, int]:
     """Restore an uploaded backup file (plain or gzip-compressed) into an empty account, a
     batch of games at a time; how many players, nights, games and hands (and rule sets).
 
     Refused (``restore_refused``, nothing changed) as ``restore_account`` refuses. A document
     that cannot be read in order is restored whole, ``whole`` applied to it first (the API
-    refuses a body that is no object)."""
+    refuses a body that is no object). ``progress`` is told how many games were checked, a
+    batch at a time, then None when the writing starts (a background restore shows it)."""
     try:
         with all_or_nothing():
-            counts = _streamed(account, _Text(_pieces(raw, unpacked_limit)))
+            counts = _streamed(account, _Text(_pieces(raw, unpacked_limit)), progress)
             ratings.rebuild(account.id)
             return counts
     except _Whole:
@@ -241,7 +243,9 @@ class _Found:
         return self.text or self.content
 
 
-def _streamed(account: Account, text: _Text) -> dict[str, int]:
+def _streamed(
+    account: Account, text: _Text, progress: Callable[[int | None], None]
+) -> dict[str, int]:
     if text.peek() != "{":
         raise _Whole
     text.take("{")
@@ -259,7 +263,7 @@ def _streamed(account: Account, text: _Text) -> dict[str, int]:
             if "games" in head or text.peek() != "[" or any(k not in head for k in HEAD):
                 raise _Whole
             found.check_text({key: 0}, key_text)
-            counts = _games(account, head, text, found)
+            counts = _games(account, head, text, found, progress)
             head["games"] = []
         else:
             if "games" in head:
@@ -279,7 +283,13 @@ def _streamed(account: Account, text: _Text) -> dict[str, int]:
     return counts
 
 
-def _games(account: Account, head: dict, text: _Text, found: _Found) -> dict[str, int] | None:
+def _games(
+    account: Account,
+    head: dict,
+    text: _Text,
+    found: _Found,
+    progress: Callable[[int | None], None],
+) -> dict[str, int] | None:
     """Read the list of games, checking them one at a time and keeping their rows a batch at
     a time in a spool (a temporary file); once every game is checked, write them all. The
     counts written (None once a problem is found: the rest is only read, nothing written).
@@ -326,10 +336,13 @@ def _games(account: Account, head: dict, text: _Text, found: _Found) -> dict[str
                             pickle.dump(batch, spool, pickle.HIGHEST_PROTOCOL)
                             batches, batch = batches + 1, []
                 index += 1
+                if index % BATCH == 0:
+                    progress(index)
                 if text.closed("]"):
                     break
         if plan is None or found.any is not None:
             return None
+        progress(None)
         writer = Writer(plan, account)
         spool.seek(0)
         for _batch in range(batches):

@@ -22,19 +22,21 @@ from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.services import backup
 from scorekeeper.services import nights
+from scorekeeper.services.backup import job as restore_job
 from scorekeeper.views.history.blueprint import bp
 
 #: A backup file may be larger than any other request (MAX_CONTENT_LENGTH).
 RESTORE_MAX_CONTENT_LENGTH = 16 * 1024 * 1024
 
 
-def _backup_page(form: RestoreForm, status: int = 200):
+def _backup_page(form: RestoreForm, status: int = 200, running: str | None = None):
     return (
         render_template(
             "history/backup.html",
             form=form,
             empty=backup.is_empty(current_user),
             limit_mb=restore_limit() / 1024 / 1024,
+            running=running,
         ),
         status,
     )
@@ -97,11 +99,50 @@ def restore():
     if upload is None or not getattr(upload, "filename", ""):
         form.backup.errors = [_("Choose the backup file to restore.")]
         return _backup_page(form, 422)
+    raw = upload.read()
     try:
-        counts = backup.restore_file(current_user, upload.read(), unpacked_limit())
+        if restore_job.in_background(raw):
+            job = restore_job.start(current_user, raw, unpacked_limit())
+            return redirect(url_for("history.restore_progress", job_id=job.id), 303)
+        counts = backup.restore_file(current_user, raw, unpacked_limit())
     except Refusal as refusal:
         form.backup.errors = [refusal.message]
         return _backup_page(form, 422)
+    return _restored(counts)
+
+
+@bp.get("/backup/restore/<int:job_id>")
+def restore_progress(job_id: int):
+    """A restore in the background: how it goes (the page asks again every two seconds),
+    then the history once done, or the backup page saying why nothing was restored."""
+    job = restore_job.get(current_user, job_id)
+    answer = restore_job.answer(job)
+    state = answer["state"]
+    if state == "done":
+        return _restored(answer["restored"])
+    form = RestoreForm(formdata=None)
+    if state == "checking":
+        running = ngettext(
+            "Restoring the backup: %(num)s game checked so far …",
+            "Restoring the backup: %(num)s games checked so far …",
+            answer["games_read"],
+        )
+        return _backup_page(form, running=running)
+    if state == "writing":
+        return _backup_page(form, running=_("Restoring the backup: writing the games …"))
+    if state == "refused":
+        form.backup.errors = [answer["error"]["message"]]
+    elif state == "stopped":
+        form.backup.errors = [
+            _("The restore stopped before it ended (the server restarted?). Nothing was restored.")
+        ]
+    else:
+        form.backup.errors = [_("The restore failed. Nothing was restored.")]
+    return _backup_page(form)
+
+
+def _restored(counts: dict[str, int]):
+    """To the history, saying what the restore brought in."""
     flash(
         _(
             "Backup restored: %(players)s, %(nights)s, %(games)s.",

@@ -88,7 +88,7 @@ def test_rounds_with_negative_and_blank_points(table, app):
     assert totals(page.text) == {"Cy": "7", "Ann": "3", "Ben": "1"}
     assert "round 3</span>" in page.text
     # The sheet: the round's points and the running total.
-    row = text(re.search(r'data-round="1">(.*?)</tr>', page.text, re.S).group(1))
+    row = text(re.search(r'data-round="1"[^>]*>(.*?)</tr>', page.text, re.S).group(1))
     assert row.split() == ["1", "edit", "5", "5", "−3", "−3", "0", "0"]
 
 

@@ -91,12 +91,49 @@
       const rest = cards - total;
       if (words) {
         const said = missing ? words.to_go[missing] : rest > 0 ? words.short[rest] : words.done;
-        status.textContent = fill(said || words.done, { taken: total });
+        status.textContent = fill(said || words.done, { taken: total, ...bidsOf(form, words) });
       }
       status.classList.toggle("bad", total > cards || (!missing && total !== cards));
     };
     form.addEventListener("change", update);
     update();
+  }
+
+  // The bids' total and how it compares with the cards ("2 over"), for the tricks' status.
+  function bidsOf(form, words) {
+    if (!("bidsTotal" in form.dataset)) return {};
+    const total = Number(form.dataset.bidsTotal);
+    const diff = total - Number(form.dataset.cards);
+    const balance = diff === 0 ? words.even : fill(diff > 0 ? words.over : words.under, { count: Math.abs(diff) });
+    return { total, balance };
+  }
+
+  // A phone playing offline (play_offline.js) put in a form made ahead by the server: the
+  // bids of the hand in play are written in, as the phone's rules have them.
+  function offline(event) {
+    const hand = event.detail.hand;
+    const bids = hand && hand.status !== "scored" && hand.input.bids;
+    if (!bids) return;
+    const seats = {};
+    document.querySelectorAll("form[data-tricks-form]").forEach((form) => {
+      const words = wordsOf(form);
+      form.querySelectorAll("li.row[data-player]").forEach((row) => {
+        const bid = bids[row.dataset.player];
+        if (bid === undefined) return;
+        seats[row.dataset.seat] = bid;
+        if ("bid" in row.dataset) row.dataset.bid = bid;
+        const pill = row.querySelector(".pill.bid");
+        if (pill && words && words.bid) pill.textContent = fill(words.bid, { bid });
+      });
+      if ("bidsTotal" in form.dataset) form.dataset.bidsTotal = Object.values(bids).reduce((sum, bid) => sum + bid, 0);
+      form.dispatchEvent(new Event("change")); // its status line again
+    });
+    document.querySelectorAll("form[data-change-bids]").forEach((form) => {
+      Object.entries(seats).forEach(([seat, bid]) => {
+        const chip = form.querySelector(`input[name="bid-${seat}"][value="${bid}"]`);
+        if (chip) chip.checked = true;
+      });
+    });
   }
 
   function setUp() {
@@ -106,4 +143,5 @@
 
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("sk:page", setUp);
+  document.addEventListener("sk:offline", offline);
 })();

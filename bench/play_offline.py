@@ -1,0 +1,131 @@
+"""Bench: offline play on a game page (Debian's Chromium at 390x844, the app on loopback).
+
+- cold start of the offline rules: from the "Keep this game on this phone" tap to the rules
+  ready (runtime and bundle fetched from the app the first time, from the browser's cache
+  after), and the steps ahead (``ahead.json``: the server renders the page at every step
+  still to come);
+- an offline save, tap to totals: from the Save tap (its submit event) to the save checked by
+  the phone's rules, kept by the outbox, the next step's form in place and the totals written,
+  over a whole 7-player Oh Hell game of 7 hands played offline (14 saves);
+- the sync: those 14 saves (7 hands), from the link's return to every one of them on the
+  server.
+
+Run with ``.venv/bin/python bench/play_offline.py`` (Pyodide installed by ``make``)."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+from scorekeeper import create_app  # noqa: E402
+from scorekeeper.extensions import db  # noqa: E402
+from scorekeeper.models import Account  # noqa: E402
+from scorekeeper.models import Game  # noqa: E402
+from scorekeeper.services import games  # noqa: E402
+from scorekeeper.views import offline_rules  # noqa: E402
+from tests.browser import LAUNCH_ARGS  # noqa: E402
+from tests.browser import PHONE  # noqa: E402
+from tests.browser import log_in  # noqa: E402
+from tests.conftest import make_account  # noqa: E402
+from tests.e2e.test_phone_play_offline import play_hand  # noqa: E402
+from tests.live import serving  # noqa: E402
+
+SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
+OPTIONS = {"hook": True, "sequence": "down"}
+#: Times the Save tap (capture phase, before anything else) and the offline save's end.
+WATCH = """() => {
+  window.benchTimes = [];
+  window.addEventListener("submit", () => { window.benchTapped = performance.now(); }, true);
+  new MutationObserver(() => window.benchTimes.push(performance.now() - window.benchTapped))
+    .observe(document.body, { attributes: true, attributeFilter: ["data-offline-checked"] });
+}"""
+
+
+def switch_on(page, game: int) -> float:
+    """The switch tapped on game ``game``'s page: ms until the rules are ready and the steps
+    ahead kept."""
+    page.goto(f"/games/{game}")
+    page.locator("input[data-keep-offline]").check()
+    started = time.perf_counter()
+    page.locator(".keep-offline[data-ready][data-ahead]").wait_for(state="attached")
+    return (time.perf_counter() - started) * 1000
+
+
+def play_offline(page) -> None:
+    """The whole game, 7 hands, bids then tricks: everyone bids 0, the first takes all."""
+    for number in range(1, 8):
+        play_hand(page, 8 - number)
+        page.wait_for_function(f"() => window.benchTimes.length === {number * 2}")
+
+
+def main() -> None:
+    folder = tempfile.mkdtemp(prefix="scorekeeper-play-offline-bench-")
+    app = create_app(
+        {
+            "SECRET_KEY": "bench",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/b.db",
+        }
+    )
+    with app.app_context():
+        if not offline_rules.available():
+            sys.exit("Pyodide is not installed (make installs it from the npm registry)")
+        db.create_all()
+    make_account(app)
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        ids = [games.create_game(account, "oh_hell", SEVEN, OPTIONS).game.id for _ in range(2)]
+    print(f"load average {os.getloadavg()[0]:.2f} at the start")
+    with serving(app) as base, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
+        context = browser.new_context(viewport=PHONE, base_url=base, is_mobile=True, has_touch=True)
+        context.set_default_timeout(120_000)
+        login = context.new_page()
+        log_in(login)
+        first = switch_on(context.new_page(), ids[0])
+        page = context.new_page()
+        cached = switch_on(page, ids[1])
+        ahead = page.evaluate(
+            """async (game) => { const started = performance.now();
+              await (await fetch(`/offline/play/${game}/ahead.json`)).json();
+              return performance.now() - started; }""",
+            ids[1],
+        )
+        print(f"{'cold start, fetched from the app':36} {first:7.0f} ms")
+        print(f"{'cold start, from the cache':36} {cached:7.0f} ms")
+        print(f"{'steps ahead (14 pages rendered)':36} {ahead:7.0f} ms")
+        with app.app_context():
+            version = db.session.get(Game, ids[1]).version
+        page.evaluate(WATCH)
+        context.set_offline(True)
+        play_offline(page)
+        taps = sorted(page.evaluate("() => window.benchTimes"))
+        print(
+            f"{'offline save, tap to totals':36} median {statistics.median(taps):6.1f} ms, "
+            f"max {taps[-1]:6.1f} ms ({len(taps)} saves)"
+        )
+        started = time.perf_counter()
+        context.set_offline(False)
+        while True:
+            with app.app_context():
+                now = db.session.get(Game, ids[1]).version
+            if now >= version + len(taps):
+                break
+            if time.perf_counter() - started > 60:
+                sys.exit(f"only {now - version} of {len(taps)} saves reached the server in 60 s")
+            time.sleep(0.01)
+        synced = (time.perf_counter() - started) * 1000
+        print(f"{'sync of 7 offline hands (14 saves)':36} {synced:7.0f} ms")
+        browser.close()
+    print(f"load average {os.getloadavg()[0]:.2f} at the end")
+
+
+if __name__ == "__main__":
+    main()

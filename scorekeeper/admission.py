@@ -1,0 +1,77 @@
+"""At most a few requests of one worker process run the app at once (``ACTIVE_REQUESTS``).
+
+gunicorn's ``gthread`` worker gives every connection a thread (a phone following a game holds
+one open for its event stream, gunicorn.conf.py). A request is CPU-bound and the interpreter
+runs one thread at a time, so fifty saves let in together only take turns in 5 ms slices:
+each of them then takes fifty times longer, and a save holding SQLite's write lock keeps it
+that much longer while the others wait for it, past SQLite's busy timeout (a 409). Measured
+with bench/load.py (50 clients, 2 workers, 100 threads each): 147 hands/s at p99 2.3 s with
+every request let in, against the sync worker's 290 hands/s at p99 213 ms. Letting in a few
+at a time gives back the sync worker's throughput and keeps the threads for the streams.
+
+An event stream (``GET .../events``) is let through: it waits for its game without CPU. A
+request that waits for another (``idle``: a second request with the same idempotency key
+waits for the first one's answer) gives its slot back meanwhile, so that the one it waits for
+can run in the same process.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from collections.abc import Iterable
+from typing import Any
+
+from werkzeug.wsgi import ClosingIterator
+
+#: The slots of the admission the current thread's request holds one of (if any).
+_held = threading.local()
+
+
+def idle(seconds: float) -> None:
+    """Sleep, with this thread's slot given back meanwhile (taken again before returning)."""
+    slots = getattr(_held, "slots", None)
+    if slots is None:
+        time.sleep(seconds)
+        return
+    slots.release()
+    try:
+        time.sleep(seconds)
+    finally:
+        slots.acquire()
+
+
+def _is_stream(environ: dict[str, Any]) -> bool:
+    return environ.get("REQUEST_METHOD") == "GET" and environ.get("PATH_INFO", "").endswith(
+        "/events"
+    )
+
+
+class Admission:
+    """WSGI middleware: ``limit`` requests at a time run the app, the others wait their turn
+    (a slot is held until the answer's body is written, then given to the next)."""
+
+    def __init__(self, wsgi_app: Callable, limit: int) -> None:
+        self.wsgi_app = wsgi_app
+        self.slots = threading.BoundedSemaphore(limit)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
+        if _is_stream(environ):
+            return self.wsgi_app(environ, start_response)
+        self.slots.acquire()
+        _held.slots = self.slots
+        released = threading.Event()
+
+        def release() -> None:
+            if not released.is_set():
+                released.set()
+                _held.slots = None
+                self.slots.release()
+
+        try:
+            body = self.wsgi_app(environ, start_response)
+        except BaseException:
+            release()
+            raise
+        return ClosingIterator(body, release)

@@ -1,0 +1,204 @@
+// Offline play of an open game (issue 24): the "Keep this game on this phone" switch, and,
+// while the link is down, each save of the game page's form checked in the phone by the
+// game's own rules and form reader (rules.js: the server's Python, under Pyodide) before the
+// outbox (outbox.js) keeps it: a refusal is shown at once with the server's message (in the
+// table's language), and nothing is kept; an accepted save updates the totals at once and is
+// kept, to be sent with its idempotency key when the link returns (the server replays it
+// with its own rules, and stays the authority). Loaded by the outbox (outbox.js) after a game
+// page is drawn, never with it; the rules runtime only once the switch is on.
+const match = location.pathname.match(/^\/games\/(\d+)$/);
+const gameId = match && match[1];
+const STORE = `sk-keep-${gameId}`;
+const WRITES = /\/games\/\d+\/hands(?:\/(\d+))?(\/undo)?$/;
+let data = null; // {urls, request, words, digits}: what the endpoint gave, kept on the phone
+let ready = null; // the rules, started
+
+const kept = () => localStorage.getItem(STORE) !== null;
+const remember = () => localStorage.setItem(STORE, JSON.stringify(data));
+
+async function refresh() {
+  const response = await fetch(`/offline/play/${gameId}.json`, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(response.statusText);
+  data = await response.json();
+  if (kept()) { remember(); fetchAhead().catch(() => {}); }
+  return data;
+}
+
+// The steps ahead (the server's page at each step still to come, by its own templates): of
+// each, the parts of the page a step changes (marked data-step: the hand's head, its forms).
+const AHEAD = `sk-ahead-${gameId}`;
+async function fetchAhead() {
+  const response = await fetch(`/offline/play/${gameId}/ahead.json`, { credentials: "same-origin" });
+  if (!response.ok) throw new Error(response.statusText);
+  const found = await response.json();
+  const steps = {};
+  for (const [step, html] of Object.entries(found.steps)) {
+    const page = new DOMParser().parseFromString(html, "text/html");
+    steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
+  }
+  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, steps }));
+  const box = document.querySelector(".keep-offline");
+  if (box) box.dataset.ahead = "";
+}
+
+const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => hand.status === "scored").length}`;
+
+// After a save checked here: the page at the step the game is now at, as the server would
+// draw it (its parts made ahead), with what the phone's rules worked out written in.
+function stepAhead(state) {
+  const ahead = JSON.parse(localStorage.getItem(AHEAD) || "null");
+  return (ahead && ahead.steps[stepOf(state)]) || null;
+}
+
+function advance(state, html) {
+  const old = [...document.querySelectorAll("#main [data-step]")];
+  if (html && old.length) {
+    const parts = document.createRange().createContextualFragment(html);
+    old[0].before(parts);
+    old.forEach((part) => part.remove());
+  }
+  document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true } }));
+  document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
+  showTotals(state);
+  return Boolean(html);
+}
+
+async function rules() {
+  if (!data.urls) throw new Error(); // the rules' runtime is not installed on this server
+  const module = await import(data.urls.script);
+  await module.start(data.urls);
+  return module;
+}
+
+function theSwitch() {
+  const box = Object.assign(document.createElement("p"), { className: "keep-offline" });
+  const label = document.createElement("label");
+  const input = Object.assign(document.createElement("input"), { type: "checkbox", checked: kept() });
+  input.dataset.keepOffline = "";
+  const state = Object.assign(document.createElement("span"), { className: "hint" });
+  state.setAttribute("role", "status");
+  state.dataset.keepState = "";
+  label.append(input, ` ${data.words.keep}`);
+  box.append(label, document.createElement("br"), state);
+  const start = () => {
+    state.textContent = data.words.loading;
+    ready = ready || rules();
+    ready.then(() => { state.textContent = data.words.kept; box.dataset.ready = ""; },
+      () => { state.textContent = ""; ready = null; });
+  };
+  input.addEventListener("change", () => {
+    if (input.checked) { remember(); start(); fetchAhead().catch(() => {}); return; }
+    localStorage.removeItem(STORE);
+    localStorage.removeItem(AHEAD);
+    state.textContent = "";
+    delete box.dataset.ready;
+    delete box.dataset.ahead;
+  });
+  if (kept() && localStorage.getItem(AHEAD)) box.dataset.ahead = "";
+  place(box);
+  document.addEventListener("sk:page", () => place(box));
+  if (kept()) start();
+}
+
+// The switch sits with the game's actions, under the entry, the sheet and the rules (a whole
+// line of its own), never in the entry's flow: the entry must still fit one screen. A save
+// made in place draws the page's main part again: the switch goes back to its place.
+function place(box) {
+  const actions = document.querySelector("[data-game-page]");
+  if (!actions || box.parentNode === actions) return;
+  box.style.flexBasis = "100%";
+  actions.append(box);
+}
+
+const shown = (value) => {
+  const text = String(value).replace("-", "−");
+  return data.digits ? text.replace(/[0-9]/g, (digit) => data.digits[Number(digit)]) : text;
+};
+
+// The totals as the rules in the phone worked them out, in the page's own places.
+function showTotals(state) {
+  for (const [side, total] of Object.entries(state.totals)) {
+    document.querySelectorAll(`[data-total="${CSS.escape(side)}"]`).forEach((place) => {
+      const label = place.querySelector(".label"); // "total", kept; the last hand's points go
+      place.replaceChildren(...(label ? [label, " "] : []), shown(total));
+    });
+  }
+}
+
+// The rules' refusal, where the server shows it: beside a player's row, or at the form's head.
+function showRefusal(form, refused) {
+  form.querySelectorAll("[data-offline-error]").forEach((note) => note.remove());
+  for (const each of refused) {
+    const name = each.field && each.field.includes(".") ? each.field.split(".").pop() : null;
+    const row = name && form.querySelector(`li.row[data-player="${CSS.escape(name)}"]`);
+    const note = Object.assign(document.createElement("p"), { className: "error", textContent: each.message });
+    note.setAttribute("role", "alert");
+    note.dataset.offlineError = each.code;
+    if (row) row.append(note); else form.prepend(note);
+  }
+}
+
+function request(form, submitter) {
+  const url = new URL(form.action, location.href);
+  const found = url.pathname.match(WRITES);
+  if (!found) return null;
+  const fields = {};
+  for (const [name, value] of new FormData(form, submitter && submitter.name ? submitter : undefined)) {
+    if (typeof value === "string") fields[name] = value;
+  }
+  const action = found[2] ? "undo" : found[1] ? "update" : "record";
+  const number = found[1] ? Number(found[1]) : Number(fields.number);
+  return { ...data.request, action, number, phase: fields.phase || "", form: fields };
+}
+
+async function checkHere(form, submitter) {
+  const module = await ready;
+  const answer = await module.save(data.urls, request(form, submitter));
+  if (answer.refused) { showRefusal(form, answer.refused); return; }
+  form.querySelectorAll("[data-offline-error]").forEach((note) => note.remove());
+  data.request.entries = answer.entries;
+  data.state = answer.state;
+  remember();
+  // Kept by the outbox (its idempotency key, and the game's version it was made on: the
+  // server refuses it if the game moved meanwhile), then the next step's page in its place.
+  const basedOn = form.querySelector("input[name=based_on]") || form.appendChild(Object.assign(document.createElement("input"), { type: "hidden", name: "based_on" }));
+  basedOn.value = String(data.version);
+  data.version += 1; // each save moves the game's version on by one
+  remember();
+  // A game with no step made ahead stays on this form, locked once kept (as a save kept
+  // without the phone's rules), until the link returns.
+  const html = stepAhead(answer.state);
+  if (window.Outbox) await Outbox.keep(form, submitter, { offline: Boolean(html) });
+  advance(answer.state, html);
+  document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);
+  const state = document.querySelector("[data-keep-state]");
+  if (state) state.textContent = data.words.checked;
+  document.body.dataset.offlineSaves = String(Number(document.body.dataset.offlineSaves || 0) + 1);
+}
+
+function intercept() {
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (navigator.onLine || !kept() || !ready || !data || !("inplace" in form.dataset)) return;
+    if (!request(form, event.submitter)) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    checkHere(form, event.submitter);
+  }, true);
+  // A save made in place (online) changed the record: the phone's copy follows it.
+  document.addEventListener("sk:page", () => { if (navigator.onLine && kept()) refresh().catch(() => {}); });
+}
+
+if (gameId) {
+  const copy = localStorage.getItem(STORE);
+  (navigator.onLine ? refresh().catch(() => (copy ? JSON.parse(copy) : null)) : Promise.resolve(copy && JSON.parse(copy)))
+    .then((found) => {
+      data = data || found;
+      if (!data) return;
+      theSwitch();
+      intercept();
+      // The page again with no link (the worker's copy of the last page seen online): the
+      // game as the phone has it since, at its step.
+      if (!navigator.onLine && kept() && data.state) advance(data.state, stepAhead(data.state));
+    });
+}

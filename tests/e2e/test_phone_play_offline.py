@@ -1,0 +1,274 @@
+"""A whole game played with no network on a 390x844 phone (issue 24): a 7-player Oh Hell game
+of 7 hands (down from 7 cards, the hook on), the network off from the first hand to the end.
+Every step's page is the server's, made ahead by its own templates (``ahead.json``), every
+save is checked by the server's rules running in the phone: a hook refusal shown at once with
+the server's code and message, a correction of a hand's bids (its tricks' form says the new
+bid), the totals written at once, the game over. Then the link returns: the outbox sends the
+15 saves in order with their idempotency keys, the server replays them with its own rules,
+and the server's game is the phone's."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+from playwright.sync_api import expect
+
+from scorekeeper.extensions import db
+from scorekeeper.games import portable
+from scorekeeper.models import Account
+from scorekeeper.models import Game
+from scorekeeper.services import games
+from scorekeeper.views import offline_rules
+from tests.browser import CHROMIUM
+from tests.browser import LAUNCH_ARGS
+from tests.browser import log_in
+from tests.browser import phone_settings
+from tests.browser import screenshot
+from tests.browser import wait_until
+from tests.conftest import make_account
+
+SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
+
+
+def server_state(app, game: int) -> dict:
+    with app.app_context():
+        found = db.session.get(Game, game)
+        state = games.played(found).state
+        return json.loads(json.dumps(portable.plain(dataclasses.asdict(state))))
+
+
+def tap(form, name: str, value: int) -> None:
+    form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("xpath=..").click()
+
+
+def play_hand(page, cards: int) -> None:
+    """A hand on the page as it stands: everyone bids 0, then the first in order takes every
+    trick (also bench/play_offline.py's)."""
+    bids = page.locator("form[data-bids-form]")
+    order = bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
+    for name in order:
+        tap(bids, name, 0)
+    bids.locator("[data-save]").click()
+    tricks = page.locator("form[data-tricks-form]")
+    tricks.wait_for()
+    for name in order:
+        tap(tricks, name, 0)
+    tap(tricks, order[0], cards)
+    tricks.locator("[data-save]").click()
+
+
+def kept_on_the_phone(
+    browser, live_server, make_app, kind="oh_hell", players=SEVEN, options=None, profile=None
+):
+    """A game open on a phone that keeps it (a 7-player Oh Hell game of 7 hands with the hook,
+    unless told): the app, the game's id, the phone's page and the page's errors. With a
+    ``profile`` (a folder): a browser of its own on it, the service worker allowed (in a
+    context of the tests' shared browser, a worker installed by an earlier test's context
+    kept this one's from ever taking control)."""
+    app = make_app()
+    with app.app_context():
+        if not offline_rules.available():
+            pytest.skip("Pyodide is not installed (make installs it from the npm registry)")
+    make_account(app)
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        options = options or {"hook": True, "sequence": "down"}
+        game = games.create_game(account, kind, players, options).game.id
+    if profile is None:
+        context = browser.new_context(**phone_settings(live_server))
+    else:
+        context = browser.browser_type.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=LAUNCH_ARGS,
+            **phone_settings(live_server, service_workers="allow"),
+        )
+    context.set_default_timeout(20_000)
+    page = context.pages[0] if context.pages else context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    log_in(page)
+    page.goto(f"/games/{game}")
+    switch = page.locator("input[data-keep-offline]")
+    expect(switch).to_be_visible(timeout=20_000)
+    assert page.evaluate("() => !window.loadPyodide")  # nothing of the rules before the switch
+    switch.check()
+    expect(page.locator(".keep-offline[data-ready][data-ahead]")).to_be_attached(timeout=180_000)
+    return app, game, page, errors
+
+
+def test_seven_hands_offline_then_synced(browser, live_server, make_app):
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
+    context = page.context
+    context.set_offline(True)
+    saves = 0
+    for number in range(1, 8):
+        cards = 8 - number
+        bids = page.locator("form[data-bids-form]")
+        expect(page.locator("#now h1")).to_contain_text(f"Hand {number}")
+        assert int(bids.get_attribute("data-cards")) == cards
+        order = bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
+        dealer = order[-1]
+        assert dealer == SEVEN[(number - 1) % 7]
+        for name in order:
+            tap(bids, name, 0)
+        if number == 2:
+            # The dealer taps the bid the hook forbids (its chip enabled, as a page whose
+            # script did not disable it would leave it): refused by the phone's rules.
+            chip = bids.locator(f'li[data-player="{dealer}"] input[value="{cards}"]')
+            chip.evaluate("(input) => { input.disabled = false; }")
+            tap(bids, dealer, cards)
+            bids.locator("[data-save]").click()
+            refusal = bids.locator("[data-offline-error]")
+            expect(refusal).to_have_attribute("data-offline-error", "hook_violation")
+            expect(refusal).to_contain_text(f"{dealer} is the dealer and may not bid {cards}")
+            screenshot(page, "play-offline-game-hook-refused")
+            assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == saves
+            tap(bids, dealer, 0)
+        bids.locator("[data-save]").click()
+        saves += 1
+        tricks = page.locator("form[data-tricks-form]")
+        expect(tricks).to_be_visible()
+        if number == 3:
+            # A correction: Ben's bid becomes 1; the tricks' form says so at once.
+            page.locator("#change-bids summary").click()
+            change = page.locator("form[data-change-bids]")
+            expect(change.locator('li[data-player="Ben"] input[value="0"]')).to_be_checked()
+            tap(change, "Ben", 1)
+            change.locator("[data-save]").click()
+            saves += 1
+            tricks = page.locator("form[data-tricks-form]")
+            expect(tricks.locator('li[data-player="Ben"] .pill.bid')).to_have_text("bid 1")
+            expect(tricks.locator("[data-status]")).to_contain_text("Bids 1 for 5")
+        for name in order:
+            tap(tricks, name, 0)
+        tap(tricks, order[0], cards)
+        tricks.locator("[data-save]").click()
+        saves += 1
+        expect(page.locator("body")).to_have_attribute("data-offline-checked", str(saves))
+        if number < 7:  # the next hand's rows: the totals as the phone's rules have them
+            kept = page.evaluate(f"() => localStorage.getItem('sk-keep-{game}')")
+            totals = json.loads(kept)["state"]["totals"]
+            for name, total in totals.items():
+                shown = page.locator(f'form[data-bids-form] [data-total="{name}"]').inner_text()
+                assert shown.replace("−", "-").split()[-1] == str(total), (name, shown, total)
+            assert any(totals.values())
+    expect(page.locator("#final-title")).to_be_visible()
+    screenshot(page, "play-offline-game-over")
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert phone["state"]["finished"] is True
+    assert len(phone["state"]["hands"]) == 7
+    assert phone["state"]["hands"][2]["input"]["bids"]["Ben"] == 1
+    assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == saves == 15
+    with app.app_context():
+        assert not db.session.get(Game, game).hands  # nothing reached the server yet
+
+    context.set_offline(False)
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    expect(page.locator("#outbox")).to_have_count(0)
+    assert server_state(app, game) == phone["state"]
+    expect(page.locator("#final-title")).to_be_visible()  # the server's page now
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
+
+
+def test_a_game_moved_meanwhile_is_refused_and_the_phones_saves_kept(
+    browser, live_server, make_app
+):
+    """Another phone saves hand 1 while this one plays it offline: when the link returns, the
+    first offline save is refused (the game moved since the phone saw it), shown with the
+    message and where the two differ; the save made after it is not sent; the server's game
+    is the other phone's, nothing of this phone's applied; both its saves stay on the phone."""
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
+    context = page.context
+    context.set_offline(True)
+    play_hand(page, 7)
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    with app.app_context():  # meanwhile, another phone: hand 1's bids, everyone 1 but Ann
+        other = db.session.get(Game, game)
+        games.record_hand(other, {"bids": {**dict.fromkeys(SEVEN, 1), "Ann": 0}})
+    before = server_state(app, game)
+
+    context.set_offline(False)
+    outbox = page.locator("#outbox")
+    expect(outbox.locator(".error")).to_contain_text("changed on another phone", timeout=30_000)
+    expect(outbox).to_have_attribute("open", "")
+    screenshot(page, "play-offline-conflict")
+    kept = page.evaluate("() => Outbox.entries()")
+    assert len(kept) == 2
+    assert kept[0]["refused"] and not kept[1].get("refused")  # the second one was not sent
+    assert server_state(app, game) == before
+    assert server_state(app, game)["hands"][0]["input"]["bids"]["Ben"] == 1
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
+
+
+def test_a_score_pad_played_offline(browser, live_server, make_app):
+    """The score pad (a game of another kind: one form a round, typed points): 3 rounds with
+    the network off, each round's form the server's made ahead, the totals written at once, the
+    game over; synced, the server's game is the phone's."""
+    options = {"name": "Catan", "end": "rounds", "rounds": 3}
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, "score_pad", SEVEN[:3], options
+    )
+    context = page.context
+    context.set_offline(True)
+    for number in range(1, 4):
+        form = page.locator("form[data-pad-form]")
+        expect(form.locator("input[name=number]")).to_have_value(str(number))
+        for seat in range(3):
+            form.locator(f'input[name="point-{seat}"]').fill(str(number * (seat + 1)))
+        form.locator("[data-save]").click()
+        expect(page.locator("body")).to_have_attribute("data-offline-checked", str(number))
+        if number < 3:
+            ben = page.locator('form[data-pad-form] [data-total="Ben"]')
+            expect(ben).to_contain_text(str(sum(2 * done for done in range(1, number + 1))))
+    expect(page.locator("#final-title")).to_contain_text("game over")
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert phone["state"]["totals"] == {"Ann": 6, "Ben": 12, "Cy": 18}
+    context.set_offline(False)
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    assert server_state(app, game) == phone["state"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
+
+
+def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(
+    browser, live_server, make_app, tmp_path
+):
+    """The tab loaded again with no link (the worker's copy of the page as it was online,
+    before the hand played offline): the page is at the phone's step (hand 2's bids), the rules
+    start again from the phone's cache, and the game goes on; synced, the server's is the
+    phone's."""
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, profile=tmp_path / "profile"
+    )
+    context = page.context
+    copies = "() => caches.open('sk-pages').then((cache) => cache.keys()).then((k) => k.length)"
+    # The worker installed (registered once the page is drawn), the page loaded again through
+    # it: it keeps a copy of the page and of offline play's files (after a test whose context
+    # had a worker, the first page was not always claimed by the new worker).
+    page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    wait_until(page, copies, timeout=60_000)
+    expect(page.locator(".keep-offline[data-ready][data-ahead]")).to_be_attached(timeout=120_000)
+    context.set_offline(True)
+    play_hand(page, 7)
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    page.reload()
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    expect(page.locator("form[data-bids-form] input[name=number]")).to_have_value("2")
+    expect(page.locator(".keep-offline[data-ready]")).to_be_attached(timeout=120_000)
+    play_hand(page, 6)
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    expect(page.locator("#now h1")).to_contain_text("Hand 3")
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert len(phone["state"]["hands"]) == 2
+    context.set_offline(False)
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    assert server_state(app, game) == phone["state"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()

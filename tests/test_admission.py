@@ -1,0 +1,146 @@
+"""The admission of requests under gunicorn's threads (scorekeeper/admission.py): at most
+``ACTIVE_REQUESTS`` run the app at once, an event stream is let through, a request waiting
+for another gives its slot back, and a slot is held until the answer's body is written."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from scorekeeper import create_app
+from scorekeeper.admission import Admission
+from scorekeeper.admission import idle
+
+
+class Recorder:
+    """A WSGI app that counts how many requests run it at once."""
+
+    def __init__(self, hold: float = 0.05) -> None:
+        self.hold = hold
+        self.running = 0
+        self.most = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, environ, start_response):
+        with self.lock:
+            self.running += 1
+            self.most = max(self.most, self.running)
+        time.sleep(self.hold)
+        with self.lock:
+            self.running -= 1
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b"ok"]
+
+
+def call(app, path: str = "/games/1", method: str = "POST") -> bytes:
+    environ = {"REQUEST_METHOD": method, "PATH_INFO": path}
+    body = app(environ, lambda status, headers: None)
+    try:
+        return b"".join(body)
+    finally:
+        if hasattr(body, "close"):
+            body.close()
+
+
+def in_threads(count: int, target) -> list[threading.Thread]:
+    threads = [threading.Thread(target=target) for _ in range(count)]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def test_at_most_the_limit_run_at_once_and_every_request_is_answered():
+    inner = Recorder()
+    app = Admission(inner, 2)
+    answers: list[bytes] = []
+    threads = in_threads(8, lambda: answers.append(call(app)))
+    for thread in threads:
+        thread.join(5)
+    assert answers == [b"ok"] * 8
+    assert inner.most == 2
+    # Every slot was given back: the limit's number can run again at once.
+    assert app.slots.acquire(blocking=False) and app.slots.acquire(blocking=False)
+
+
+def test_an_event_stream_is_let_through_while_every_slot_is_taken():
+    app = Admission(Recorder(hold=0), 1)
+    app.slots.acquire()  # a long request holds the only slot
+    try:
+        done = threading.Event()
+        stream = threading.Thread(
+            target=lambda: (call(app, "/api/v1/games/1/events", "GET"), done.set())
+        )
+        stream.start()
+        assert done.wait(2), "the stream waited for a slot"
+        # A save, on the other hand, waits.
+        saved = threading.Event()
+        save = threading.Thread(target=lambda: (call(app), saved.set()))
+        save.start()
+        assert not saved.wait(0.2)
+    finally:
+        app.slots.release()
+    assert saved.wait(2)
+
+
+def test_a_request_waiting_for_another_gives_its_slot_back():
+    """As a second request with one idempotency key waits for the first one's answer."""
+    answered = threading.Event()
+
+    def inner(environ, start_response):
+        if environ["PATH_INFO"] == "/second":
+            deadline = time.monotonic() + 3
+            while not answered.is_set() and time.monotonic() < deadline:
+                idle(0.01)
+            body = b"replayed" if answered.is_set() else b"gave up"
+        else:
+            answered.set()
+            body = b"first"
+        start_response("200 OK", [])
+        return [body]
+
+    app = Admission(inner, 1)
+    results: dict[str, bytes] = {}
+    second = threading.Thread(target=lambda: results.update(second=call(app, "/second")))
+    second.start()
+    time.sleep(0.05)  # the second has the only slot and waits
+    results["first"] = call(app, "/first")
+    second.join(5)
+    assert results == {"first": b"first", "second": b"replayed"}
+
+
+def test_a_slot_is_held_until_the_body_is_written():
+    def inner(environ, start_response):
+        start_response("200 OK", [])
+        return iter([b"a", b"b"])
+
+    app = Admission(inner, 1)
+    body = app({"REQUEST_METHOD": "GET", "PATH_INFO": "/backup"}, lambda *a: None)
+    assert not app.slots.acquire(blocking=False)
+    assert b"".join(body) == b"ab"
+    body.close()
+    body.close()  # closed twice (a server may): the slot is given back once
+    assert app.slots.acquire(blocking=False)
+    assert not app.slots.acquire(blocking=False)
+
+
+def test_a_failing_request_gives_its_slot_back():
+    def inner(environ, start_response):
+        raise RuntimeError("broken")
+
+    app = Admission(inner, 1)
+    for _ in range(2):
+        with pytest.raises(RuntimeError):
+            call(app)
+    assert app.slots.acquire(blocking=False)
+
+
+def test_the_setting_wraps_the_app_and_is_off_by_default(tmp_path):
+    plain = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/a.db"})
+    assert not isinstance(plain.wsgi_app, Admission)
+    limited = create_app(
+        {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/b.db", "ACTIVE_REQUESTS": 1}
+    )
+    assert isinstance(limited.wsgi_app, Admission)
+    assert limited.test_client().get("/login").status_code == 200
