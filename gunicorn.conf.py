@@ -13,8 +13,9 @@ The worker is ``gthread``: every phone that follows a game holds a server-sent e
 open (views/events.py), and a stream waits in a thread of its own, costing no CPU until its
 game changes. Threads, not gevent or an ASGI server: the app, SQLAlchemy and psycopg stay
 plain blocking code (no monkey-patching), and a waiting stream holds no database connection.
-100 threads per worker hold 200 phones on the default two workers; raise GUNICORN_THREADS
-for more (bench/live_events.py runs 400 streams on 2 workers with 256).
+100 threads per worker hold 174 phones on the default two workers (87 each, the rest kept for
+the other requests: ``EVENTS_MAX_STREAMS``); raise GUNICORN_THREADS for more
+(bench/live_events.py runs 400 streams on 2 workers with 256: 224 each at most).
 
 Which client addresses may set ``X-Forwarded-*`` is set here explicitly, never left to
 gunicorn's default (which trusts 127.0.0.1 whatever the app thinks):
@@ -51,6 +52,17 @@ worker_class = "gthread"
 # Of a worker's threads, this many run a request at once; the others wait their turn (event
 # streams apart: they wait without CPU). A request is CPU-bound: see scorekeeper/admission.py.
 os.environ.setdefault("ACTIVE_REQUESTS", "1")
+# Each open event stream holds a thread, and the kernel may hand one worker far more than its
+# share of the phones: the app keeps an eighth of the threads (at least 4) for the other
+# requests, so that a save never waits behind the streams (a stream past it ends at once and
+# the browser comes back later, likely to another worker).
+os.environ.setdefault("EVENTS_MAX_STREAMS", str(max(1, threads - max(4, threads // 8))))
+# How long a thread keeps the interpreter before another may take it (Python's default: 5 ms,
+# GUNICORN_SWITCH_INTERVAL in seconds). A save gives it up at each of its queries and waits for
+# it again while a stream's thread works out an event: with 400 streams on 2 workers
+# (bench/live_events.py, SQLite) the saves' p95 was 1.26x its figure with no stream open at
+# 1 ms (load 2.6), 5.79x at 5 ms (load 7.3, the machine shared).
+switch_interval = float(os.environ.get("GUNICORN_SWITCH_INTERVAL") or 0.001)
 # Behind a proxy that keeps connections to gunicorn open (nginx: ``keepalive`` in the upstream
 # block), this must be longer than the proxy's own idle timeout for them, else gunicorn may
 # close a connection the proxy is reusing (a 502). The sync worker closes every connection
@@ -64,3 +76,10 @@ forwarded_allow_ips = (
 # request line beyond this limit gets gunicorn's own 414, an HTML page (the OpenAPI document
 # describes both: scorekeeper.api.spec.EVERY).
 limit_request_line = 4094
+
+
+def post_worker_init(_worker) -> None:
+    """Each worker: the thread switch interval above."""
+    import sys
+
+    sys.setswitchinterval(switch_interval)

@@ -22,6 +22,7 @@ ENVIRONMENT_SETTINGS = {
     "TRUSTED_HOSTS": "list",
     "PYODIDE_DIR": str,
     "ACTIVE_REQUESTS": int,
+    "EVENTS_MAX_STREAMS": int,
 }
 
 
@@ -51,6 +52,10 @@ class Defaults:
     PYODIDE_DIR = str(Path(__file__).resolve().parent.parent / "tools/pyodide/node_modules/pyodide")
     #: The host names the app answers to (Flask's own check: any other Host is a 400).
     TRUSTED_HOSTS = None
+    #: The live event streams one process holds open at most (None: no limit); a stream past
+    #: it ends at once and the browser comes back later. gunicorn.conf.py sets it a little
+    #: under the worker's threads, since each stream holds one (views/events.py).
+    EVENTS_MAX_STREAMS = None
     # Login attempts per username (or, from a known device, per device): this many in this
     # many minutes, then the username waits (a known device does not wait for strangers).
     LOGIN_MAX_FAILURES = 5

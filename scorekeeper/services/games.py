@@ -293,6 +293,17 @@ def game_query(account: Account, game_id: int, *also):
     )
 
 
+def whole_game() -> tuple:
+    """The loader options that read a game with everything its state needs, hands included
+    (two statements): an event stream's read of the game it follows."""
+    return (
+        joinedload(Game.seats),
+        selectinload(Game.hands),
+        joinedload(Game.changes),
+        joinedload(Game.night),
+    )
+
+
 def load(account: Account, game_id: int) -> Played:
     return played(get_game(account, game_id))
 

@@ -228,6 +228,11 @@ class Draft:
             }
         return dict(self.values)
 
+    def seen_by(self, reader: str | None) -> tuple:
+        """Who sees the draft as ``reader`` does (``answer`` is the same for them): every
+        reader, unless the values are secret; then ``reader`` alone."""
+        return ("seat", reader) if self.spec.secret else ("everyone",)
+
     def answer(self, reader: str | None = None) -> dict[str, Any]:
         hidden = self.spec.secret
         return {

@@ -4,8 +4,6 @@ and the live event streams."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from flask import Blueprint
@@ -20,6 +18,7 @@ from scorekeeper.games.i18n import _
 from scorekeeper.services import accounts
 from scorekeeper.services import games
 from scorekeeper.services import seats
+from scorekeeper.services.events import Shared
 from scorekeeper.views.api import body
 from scorekeeper.views.api import game_write
 from scorekeeper.views.common import absolute_url
@@ -197,38 +196,43 @@ def game_events(game_id: int):
         reader = holder.name
 
     def data(version: int, created, load) -> tuple[int, str] | None:
-        found = derived(game_id, version, created, load)
+        found = STATES.get(
+            (game_id, version, created),
+            lambda: derived(load),
+            keep_as=lambda found: None if found is None else (game_id, *found[:2]),
+        )
         if found is None:
             return None
-        version, state, draft = found
-        answer = None if draft is None else s.Draft(**draft.answer(reader)).model_dump_json()
-        # The state is written out once per version, whoever reads it.
-        return version, f'{{"version": {version}, "state": {state}, "draft": {answer or "null"}}}'
+        version, created, state, draft = found
+        seen = None if draft is None else draft.seen_by(reader)
+        # Written once per version and what the reader may see, for every stream of the game
+        # in this process; a reader who may see otherwise (a secret bid) gets their own.
+        return version, PAYLOADS.get(
+            (game_id, version, created, seen), lambda: event_text(version, state, draft, reader)
+        )
 
     return stream(game_id, data)
 
 
-#: The state and draft of recent game versions, derived once for every stream of the game in
-#: this process (a change wakes each phone of the table at once).
-_DERIVED: OrderedDict[tuple, tuple[str, seats.Draft | None]] = OrderedDict()
-_DERIVED_LOCK = threading.Lock()
-DERIVED_KEPT = 256
+#: The state and draft of recent game versions, read and derived once per process for every
+#: stream of the game (a change wakes each phone of the table at once).
+STATES = Shared(kept=256, at_once=2)
+#: Each event's text, by game version and what its reader may see.
+PAYLOADS = Shared(kept=2048, at_once=8)
 
 
-def derived(game_id: int, version: int, created, load) -> tuple[int, str, Any] | None:
-    """The state (JSON text) and the draft of ``version`` of the game; read and derived on
-    the first stream's wake-up of this process, then shared (None: the game is gone)."""
-    key = (game_id, version, created)  # ids start again in a new database: its creation too
-    with _DERIVED_LOCK:
-        if key in _DERIVED:
-            return (version, *_DERIVED[key])
+def derived(load) -> tuple[int, Any, str, seats.Draft | None] | None:
+    """The game's version as read, its creation (ids start again in a new database), its state
+    (JSON text) and its draft (None: the game is gone)."""
     game = load()
     if game is None:
         return None
     played = games.played(game)
-    found = (games.state_answer(played).model_dump_json(), seats.draft_of(played))
-    with _DERIVED_LOCK:
-        _DERIVED[(game.id, game.version, game.created_at)] = found
-        while len(_DERIVED) > DERIVED_KEPT:
-            _DERIVED.popitem(last=False)
-    return (game.version, *found)
+    state = games.state_answer(played).model_dump_json()
+    return game.version, game.created_at, state, seats.draft_of(played)
+
+
+def event_text(version: int, state: str, draft: seats.Draft | None, reader: str | None) -> str:
+    """An event's data: the version, the state and the draft as ``reader`` may see it."""
+    answer = "null" if draft is None else s.Draft(**draft.answer(reader)).model_dump_json()
+    return f'{{"version": {version}, "state": {state}, "draft": {answer}}}'

@@ -5,16 +5,25 @@ One stream per phone: an event (``id``: the game's version) as soon as the game 
 connection, and the end after ``LIFETIME`` seconds (the browser's ``EventSource`` reconnects by
 itself, with ``Last-Event-ID``: a change made meanwhile is sent at once). A stream holds no
 database connection while it waits. Polling with ``ETag``/``304`` keeps working beside it.
+
+A process holds at most ``EVENTS_MAX_STREAMS`` streams (gunicorn.conf.py sets it a little
+under the worker's threads): each stream holds a thread, and a worker whose every thread held
+one would leave the saves waiting behind them (the kernel may hand one worker far more than
+its share of the phones). A stream past it ends at once, asking the browser to come back a
+little later (``retry``): it reconnects as after any stream's end, likely to another worker.
 """
 
 from __future__ import annotations
 
 import json
+import random
+import threading
 import time
 from collections.abc import Callable
 from collections.abc import Iterator
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Response
 from flask import current_app
 from flask import request
@@ -22,12 +31,36 @@ from flask import stream_with_context
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.services import games
 from scorekeeper.services.events import HUB
 
 KEEPALIVE = 15.0
 LIFETIME = 300.0
 #: What the browser waits before reconnecting a stream that ended (milliseconds).
 RETRY_MS = 1000
+
+
+class Open:
+    """The streams this process holds open."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.count = 0
+
+    def take(self, most: int | None) -> bool:
+        """One more stream, unless ``most`` are open (None: no limit)."""
+        with self._lock:
+            if most is not None and self.count >= most:
+                return False
+            self.count += 1
+            return True
+
+    def give_back(self) -> None:
+        with self._lock:
+            self.count -= 1
+
+
+OPEN = Open()
 
 
 def last_event_id() -> int | None:
@@ -55,15 +88,31 @@ def stream(game_id: int, data: Data = version_only) -> Response:
     keepalive = current_app.config.get("EVENTS_KEEPALIVE", KEEPALIVE)
 
     def load() -> Game | None:
-        return db.session.get(Game, game_id)
+        """The whole game (its seats, hands, changes: two queries), for its state."""
+        return db.session.get(Game, game_id, options=games.whole_game())
+
+    most = current_app.config.get("EVENTS_MAX_STREAMS")
 
     def events() -> Iterator[str]:
-        yield f"retry: {RETRY_MS}\n\n"
-        game = load()
-        if game is None:
+        if not OPEN.take(most):
+            # Every stream this process may hold is open: come back a little later (spread
+            # out, so that the phones sent back do not all come back at once).
+            yield f"retry: {random.randint(RETRY_MS, 3 * RETRY_MS)}\n\n"
             return
-        created, current = game.created_at, game.version
+        try:
+            yield from following()
+        finally:
+            OPEN.give_back()
+
+    def following() -> Iterator[str]:
+        yield f"retry: {RETRY_MS}\n\n"
+        found = db.session.execute(
+            sa.select(Game.created_at, Game.version).where(Game.id == game_id)
+        ).first()
         db.session.close()
+        if found is None:
+            return
+        created, current = found
         HUB.publish(game_id, current, read=True)
         sent = seen if seen is not None else -1
         end = time.monotonic() + lifetime
