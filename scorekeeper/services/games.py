@@ -894,8 +894,9 @@ def abandon(game: Game) -> Played:
     if game.status == "finished":
         raise Refusal("game_over", _("This game is finished; there is nothing to abandon."))
     result = played(game)
+    after = len(game.hands) + 1  # read before the change (a lazy read would flush it unchecked)
     game.status = "abandoned"
-    return _save(game, result.setup, result.state, len(game.hands) + 1)
+    return _save(game, result.setup, result.state, after)
 
 
 def resume(game: Game) -> Played:
@@ -903,8 +904,9 @@ def resume(game: Game) -> Played:
     if game.status != "abandoned":
         raise Refusal("not_finished", _("This game was not abandoned; it is open already."))
     result = played(game)
+    after = len(game.hands) + 1  # read before the change (a lazy read would flush it unchecked)
     game.status = "in_progress"
-    return _save(game, result.setup, result.state, len(game.hands) + 1)
+    return _save(game, result.setup, result.state, after)
 
 
 def reopen(game: Game) -> Played:
@@ -915,9 +917,10 @@ def reopen(game: Game) -> Played:
         raise Refusal("not_finished", _("This game is still in progress; it is open already."))
     setup = setup_for(game)
     state = _replay(game.plugin, setup, entries_of(game, setup))
+    after = len(game.hands) + 1  # read before the change (a lazy read would flush it unchecked)
     game.locked = False
     if not state.finished:
-        return _save(game, setup, state, len(game.hands) + 1)
+        return _save(game, setup, state, after)
     commit()
     return Played(game, game.plugin, setup, state)
 
