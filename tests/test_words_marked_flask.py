@@ -38,6 +38,7 @@ TECHNICAL = {
         "INSERT INTO hand_result (",
     },
     "services/results.py": {"INSERT INTO player_stat"},
+    "services/bulk.py": {") FROM STDIN", "INSERT INTO ", ") VALUES "},
     "services/backup/stream.py": {r"[ \t\n\r]*"},
     # User-Agent patterns and the product names they stand for (a browser's own name).
     "services/events.py": {"SELECT id, version FROM game", "SELECT version FROM game"},

@@ -699,11 +699,12 @@ def _game(
         ) from None
     keys = found.keys
     if derived.results:
-        numbers, seats, names, values = zip(*derived.results, strict=True)
-        for key in set(names).difference(keys):
+        numbers, seats, result_keys, values = zip(*derived.results, strict=True)
+        for key in set(result_keys).difference(keys):
             keys[key] = len(keys)
         packed = tuple(
-            array("q", column) for column in (numbers, seats, map(keys.__getitem__, names), values)
+            array("q", column)
+            for column in (numbers, seats, map(keys.__getitem__, result_keys), values)
         )
     else:
         packed = ()
