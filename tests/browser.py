@@ -209,6 +209,14 @@ def add_players(page, *names: str):
         page.get_by_text(f"{name} added.").wait_for()
 
 
+def seat_players(page, names) -> None:
+    """Tap each name on the new-game page, which seats it next; first wait for the page's
+    script (a tap before it ran only focuses the seat's list, and the game is refused)."""
+    page.locator("form[data-seat-picker][data-ready]").wait_for()
+    for name in names:
+        page.locator("label.seat-name", has_text=name).click()
+
+
 AXE = E2E / "node_modules" / "axe-core" / "axe.min.js"
 
 

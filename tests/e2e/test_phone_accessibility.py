@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser import accessibility_problems
 from tests.browser import add_players
+from tests.browser import seat_players
 from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy"]
@@ -69,8 +70,7 @@ def test_totals_and_refusals_are_announced(axe_phone):
     sign_up(page)
     add_players(page, *PLAYERS)
     page.goto("/games/new?game=oh_hell")
-    for name in PLAYERS:
-        page.locator("label.seat-name", has_text=name).click()
+    seat_players(page, PLAYERS)
     page.get_by_role("button", name="Start the game").click()
     expect(page.locator("[data-status]")).to_have_attribute("aria-live", "polite")
     page.get_by_role("button", name="Save bids").click()  # no bid given: refused

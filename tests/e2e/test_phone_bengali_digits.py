@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.e2e.test_phone_accessibility import api_game
 from tests.e2e.test_phone_script_words import call
 from tests.e2e.test_phone_script_words import in_language
@@ -85,8 +86,7 @@ def test_a_rule_set_fills_its_hand_sizes_in_bengali_digits(phone):
     page.get_by_role("button", name="Short", exact=True).click()
     expect(sizes).to_have_value("৩, ২, ১")
     screenshot(page, "bn-rule-set-sizes")
-    for name in ["Ann", "Ben", "Cy"]:
-        page.locator("label.seat-name", has_text=name).click()
+    seat_players(page, ["Ann", "Ben", "Cy"])
     page.get_by_role("button", name=said("bn", "Start the game")).click()
     # Hand 1 of the three the rule set gives.
     expect(page.locator("#now h1")).to_have_text(

@@ -17,6 +17,7 @@ from tests.browser import in_view
 from tests.browser import log_in
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 from tests.conftest import make_account
 
@@ -53,8 +54,7 @@ def test_a_night_its_game_and_the_chart_on_a_phone(phone):
 
     # A quick Oh Hell game: 2 cards, then 1.
     phone.goto("/games/new?game=oh_hell")
-    for name in PLAYERS:
-        phone.locator("label.seat-name", has_text=name).click()
+    seat_players(phone, PLAYERS)
     open_options(phone)
     phone.get_by_label("Cards per hand").select_option("down")
     phone.get_by_label("Most cards in a hand").fill("2")

@@ -14,6 +14,7 @@ from scorekeeper.i18n import LANGUAGES
 from tests.browser import PHONE
 from tests.browser import add_players
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 from tests.games.oh_hell.test_phone_oh_hell import PLAYERS
 from tests.games.oh_hell.test_phone_oh_hell import bids_in_play
@@ -152,8 +153,7 @@ def test_an_oh_hell_hand_in_the_table_s_language_on_a_phone(phone, language):
     screenshot(page, f"{language}-choose")
     assert_fits(page)
     page.get_by_role("link", name=re.compile(re.escape(title_in(language, "oh_hell")))).click()
-    for name in names:  # tapping a name gives it the next free seat
-        page.locator("label.seat-name", has_text=name).click()
+    seat_players(page, names)
     screenshot(page, f"{language}-setup")
     assert_fits(page)
     page.get_by_role("button", name=said(language, "Start the game")).click()

@@ -15,6 +15,7 @@ from tests.browser import add_players
 from tests.browser import in_view
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 from tests.test_languages_flows import said
 
@@ -25,8 +26,7 @@ def one_hand_of_oh_hell(page) -> str:
     """Seven players, one hand of one card, Gus (the last seat) dealing first: played to the
     end. The finished game's address."""
     page.goto("/games/new?game=oh_hell")
-    for name in SEVEN:
-        page.locator("label.seat-name", has_text=name).click()
+    seat_players(page, SEVEN)
     page.get_by_label("Gus deals first").check()
     open_options(page)
     page.locator("#opt-sequence").select_option("custom")

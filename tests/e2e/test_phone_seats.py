@@ -15,6 +15,7 @@ from tests.browser import add_players
 from tests.browser import open_options
 from tests.browser import open_phone
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
@@ -40,8 +41,7 @@ def start_with_seat_link(phone, game_title, players, *checks) -> tuple[str, str]
     add_players(phone, *players)
     phone.goto("/games/new")
     phone.get_by_role("link", name=re.compile(game_title)).click()
-    for name in players:
-        phone.locator("label.seat-name", has_text=name).click()
+    seat_players(phone, players)
     if checks:
         open_options(phone)
     for label in checks:

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from tests.browser import PHONE
 from tests.browser import add_players
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 
 
@@ -16,8 +17,7 @@ def test_the_viewer_sees_each_hand_within_seconds(phone, browser, live_server):
     sign_up(phone)
     add_players(phone, "Ann", "Ben", "Cy")
     phone.goto("/games/new?game=oh_hell")
-    for name in ["Ann", "Ben", "Cy"]:
-        phone.locator("label.seat-name", has_text=name).click()
+    seat_players(phone, ["Ann", "Ben", "Cy"])
     phone.get_by_role("button", name="Start the game").click()
     game_url = phone.url
     phone.get_by_role("link", name="Share with the table").click()

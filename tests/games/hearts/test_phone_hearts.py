@@ -13,6 +13,7 @@ from tests.browser import add_players
 from tests.browser import in_view
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
@@ -21,8 +22,7 @@ PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 def start_game(page, names, **choices):
     page.goto("/games/new")
     page.get_by_role("link", name=re.compile("Hearts")).click()
-    for name in names:  # tapping a name gives it the next free seat
-        page.locator("label.seat-name", has_text=name).click()
+    seat_players(page, names)
     if choices:
         open_options(page)
     for key, value in choices.items():  # options by their field

@@ -13,6 +13,7 @@ from tests.browser import add_players
 from tests.browser import in_view
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy"]
@@ -22,8 +23,7 @@ SEVEN = ["Ann", "Ben", "Cyrus", "Dee", "Eve", "Fay", "Gus"]
 def start_game(page, names, **checks):
     page.goto("/games/new")
     page.get_by_role("link", name=re.compile("Oh Hell")).click()
-    for name in names:  # tapping a name gives it the next free seat
-        page.locator("label.seat-name", has_text=name).click()
+    seat_players(page, names)
     if checks:
         open_options(page)
     for label in checks:
@@ -190,8 +190,7 @@ def test_the_dealer_sees_the_forbidden_bid_struck_out(phone):
     sign_up(phone)
     add_players(phone, "Ann", "Ben", "Cy", "Dee")
     phone.goto("/games/new?game=oh_hell")
-    for name in ["Ann", "Ben", "Cy", "Dee"]:
-        phone.locator("label.seat-name", has_text=name).click()
+    seat_players(phone, ["Ann", "Ben", "Cy", "Dee"])
     open_options(phone)
     phone.get_by_label("Hook", exact=True).check()
     phone.get_by_label("Cards per hand").select_option("down")

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from tests.browser import add_players
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy"]
@@ -121,8 +122,7 @@ def test_the_steppers_and_typing_change_the_worked_example(phone):
     phone.locator("#opt-miss_scoring").select_option("zero")
     expect(example(phone)).to_have_text(example_of(40, -20, 20))
     # The game starts with the values as set.
-    for name in PLAYERS:
-        phone.locator("label.seat-name", has_text=name).click()
+    seat_players(phone, PLAYERS)
     step(phone, "made_bonus", -1, 15)
     expect(example(phone)).to_have_text(example_of(25, -20, 5))
     phone.get_by_role("button", name="Start the game").click()

@@ -19,6 +19,7 @@ from tests.browser import in_view
 from tests.browser import log_in
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 from tests.conftest import make_account
 from tests.e2e.test_phone_accessibility import api_game
@@ -27,8 +28,7 @@ from tests.e2e.test_phone_accessibility import api_game
 def start_game(page, names, **checks):
     page.goto("/games/new")
     page.get_by_role("link", name=re.compile("Oklahoma Gin")).click()
-    for name in names:  # tapping a name gives it the next free seat
-        page.locator("label.seat-name", has_text=name).click()
+    seat_players(page, names)
     if checks:
         open_options(page)
     for label, value in checks.items():

@@ -15,6 +15,7 @@ from tests.browser import add_players
 from tests.browser import in_view
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 from tests.e2e.test_phone_accessibility import api_game
 
@@ -38,8 +39,7 @@ def tap_point(page, point: str, choice: str):
 
 def start_game(page, names, *checks, uncheck=()):
     page.goto("/games/new?game=pitch")
-    for name in names:
-        page.locator("label.seat-name", has_text=name).click()
+    seat_players(page, names)
     if checks or uncheck:
         open_options(page)
     for label in checks:

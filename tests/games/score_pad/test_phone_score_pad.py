@@ -13,6 +13,7 @@ from tests.browser import add_players
 from tests.browser import in_view
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee", "Eve"]
@@ -31,8 +32,7 @@ def test_a_score_pad_game_on_a_phone(phone):
     add_players(phone, *PLAYERS)
     phone.goto("/games/new")
     phone.get_by_role("link", name=re.compile("Score pad")).click()
-    for name in PLAYERS:
-        phone.locator("label.seat-name", has_text=name).click()
+    seat_players(phone, PLAYERS)
     open_options(phone)
     phone.get_by_label("Game name", exact=True).fill("Catan")
     phone.get_by_label("Show the dealer", exact=True).check()

@@ -13,6 +13,7 @@ from tests.browser import add_players
 from tests.browser import in_view
 from tests.browser import open_options
 from tests.browser import screenshot
+from tests.browser import seat_players
 from tests.browser import sign_up
 
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
@@ -21,8 +22,7 @@ FOUR = ["Ann", "Ben", "Cy", "Dee"]
 def start_game(page, target="250", blind_nil=False):
     page.goto("/games/new")
     page.get_by_role("link", name=re.compile("Spades")).click()
-    for name in FOUR:
-        page.locator("label.seat-name", has_text=name).click()
+    seat_players(page, FOUR)
     open_options(page)
     page.get_by_label("Points to win").select_option(target)
     if blind_nil:
