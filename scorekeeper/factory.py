@@ -126,9 +126,9 @@ def register_extensions(app: Flask) -> None:
     from scorekeeper.extensions import migrate
 
     db.init_app(app)
-    from scorekeeper.services import events
+    from scorekeeper.services import live
 
-    events.install()
+    live.install(app)
     migrate.init_app(
         app,
         db,

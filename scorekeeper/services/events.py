@@ -31,6 +31,9 @@ from collections.abc import Hashable
 from typing import Any
 
 import sqlalchemy as sa
+from flask import current_app
+from flask import g
+from flask import has_request_context
 from sqlalchemy import event
 from sqlalchemy.orm import Session
 
@@ -52,13 +55,46 @@ class Hub:
         self._changed: dict[int, threading.Condition] = {}
         self._versions: dict[int, int] = {}
         self._watched: Counter[int] = Counter()
+        #: Versions committed by requests of this process, told when each request ends.
+        self._held: dict[int, list[int]] = {}
+        #: The latest version the database told of a game while a request held it.
+        self._held_back: dict[int, int] = {}
         self._listener: threading.Thread | None = None
         self._engine: sa.Engine | None = None
+
+    def hold(self, game_id: int, version: int) -> None:
+        """A request of this process committed ``version`` of the game and tells it itself
+        (``release``) once what the streams send of it is ready: the same change told by the
+        database meanwhile (NOTIFY, or the versions read) waits for it."""
+        with self._lock:
+            self._held.setdefault(game_id, []).append(version)
+
+    def release(self, game_id: int, version: int, committed: bool = True) -> None:
+        """The request that held ``version`` tells it once ``committed`` (always, whatever
+        became of the request), or forgets it (rolled back)."""
+        with self._lock:
+            held = self._held.get(game_id, [])
+            if version in held:
+                held.remove(version)
+            if not held:
+                self._held.pop(game_id, None)
+            # A version told meanwhile by the database and held back (another process's
+            # commit of the version this request failed to commit, say) is told now.
+            told = self._held_back.pop(game_id, -1) if not held else -1
+        if committed:
+            self.publish(game_id, version)
+        if told >= 0:
+            self.publish(game_id, told)
 
     def publish(self, game_id: int, version: int, read: bool = False) -> None:
         """A change of the game to ``version``; ``read``: the version just read from the
         database, which replaces what was known (an id used again in a new database)."""
         with self._lock:
+            held = self._held.get(game_id)
+            if held and not read and version <= max(held):
+                # Told by the request of this process that made it (``release``).
+                self._held_back[game_id] = max(version, self._held_back.get(game_id, -1))
+                return
             if read and version != self._versions.get(game_id):
                 self._versions[game_id] = version
             elif version > self._versions.get(game_id, -1):
@@ -87,6 +123,11 @@ class Hub:
                 if not self._watched[game_id]:
                     del self._watched[game_id]
                     del self._changed[game_id]
+
+    def watching(self, game_id: int) -> bool:
+        """Whether a stream of this process waits for the game."""
+        with self._lock:
+            return game_id in self._watched
 
     def watched(self) -> list[int]:
         with self._lock:
@@ -227,32 +268,92 @@ class Shared:
             flight.done.set()
         return value
 
+    def put(self, key: Hashable, value: Any) -> None:
+        """Keep ``value`` for ``key``, computed elsewhere (it must be what ``compute`` gives)."""
+        with self._lock:
+            self._kept[key] = value
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.limit:
+                self._kept.popitem(last=False)
+
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
 
 
-def _changed_games(session: Session) -> dict[int, int]:
+def _changed_games(session: Session) -> dict[int, Any]:
     return session.info.setdefault("changed_games", {})
 
 
+def _told_later() -> bool:
+    """Whether the changes committed now are told at the end of the request (services.live)."""
+    return has_request_context() and "scorekeeper.live" in current_app.extensions
+
+
 def _after_flush(session: Session, _context: object) -> None:
-    """Note the games this flush changed, for this process's streams once it commits."""
+    """Note the games this flush changed, for this process's streams once it commits. In a
+    request, each version is held back from them already (``Hub.hold``): the database may tell
+    this process of the commit (NOTIFY) before the request gets to it."""
     from scorekeeper.models import Game
 
     changed = _changed_games(session)
+    later = _told_later()
     for item in (*session.dirty, *session.new):
         if isinstance(item, Game) and item.id is not None:
-            changed[item.id] = item.version
+            changed[item.id] = item
+            held = session.info.setdefault(HELD, [])
+            if later and (item.id, item.version) not in held:
+                HUB.hold(item.id, item.version)
+                held.append((item.id, item.version))
+
+
+#: Where a request keeps the changes it committed, told at its end (``services.live``).
+PENDING = "games_changed"
+#: And the versions it holds back from this process's streams meanwhile (``Hub.hold``).
+HELD = "games_held"
 
 
 def _after_commit(session: Session) -> None:
-    for game_id, version in session.info.pop("changed_games", {}).items():
+    changed = {
+        game_id: (game.version, game)
+        for game_id, game in session.info.pop("changed_games", {}).items()
+    }
+    held = session.info.pop(HELD, [])
+    if held:
+        g.setdefault(HELD, []).extend(held)
+    if not changed:
+        return
+    if _told_later():
+        # Told when the request ends, with what its streams send (services.live); the game
+        # as committed is held till then (the session holds its objects weakly).
+        pending = g.setdefault(PENDING, {})
+        for game_id, (version, game) in changed.items():
+            if version >= pending.get(game_id, (version,))[0]:
+                pending[game_id] = (version, game)
+        return
+    for game_id, (version, _game) in changed.items():
         HUB.publish(game_id, version)
+
+
+def pending() -> dict[int, tuple[int, Any]]:
+    """The games the request committed changes of, taken: by id, the last version committed
+    and the game object as it was committed."""
+    return g.pop(PENDING, None) or {}
+
+
+def release_held(session: Session) -> None:
+    """Every version the request held back, told to this process's streams; any flushed and
+    neither committed nor rolled back, forgotten."""
+    for game_id, version in g.pop(HELD, None) or []:
+        HUB.release(game_id, version)
+    for game_id, version in session.info.pop(HELD, []):
+        HUB.release(game_id, version, committed=False)
 
 
 def _after_rollback(session: Session) -> None:
     session.info.pop("changed_games", None)
+    for game_id, version in session.info.pop(HELD, []):
+        HUB.release(game_id, version, committed=False)
 
 
 def install() -> None:

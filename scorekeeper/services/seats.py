@@ -283,6 +283,9 @@ def draft_of(played: games.Played) -> Draft | None:
             on = {members[int(position)] for position in positions}
             if mark in spec.marks:
                 marked[mark] = [name for name in players if name in on and name in values]
+    # In the hand's order, however the database keeps the keys (PostgreSQL's jsonb sorts
+    # them): the draft reads the same from the row as read and as just written.
+    values = {name: values[name] for name in players if name in values}
     draft = Draft(number, values, players, spec, marked)
     draft.choices = _choices(played, draft)
     return draft

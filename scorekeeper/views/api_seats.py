@@ -4,8 +4,6 @@ and the live event streams."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint
 from flask import g
 
@@ -17,8 +15,8 @@ from scorekeeper.extensions import csrf
 from scorekeeper.games.i18n import _
 from scorekeeper.services import accounts
 from scorekeeper.services import games
+from scorekeeper.services import live
 from scorekeeper.services import seats
-from scorekeeper.services.events import Shared
 from scorekeeper.views.api import body
 from scorekeeper.views.api import game_write
 from scorekeeper.views.common import absolute_url
@@ -196,10 +194,10 @@ def game_events(game_id: int):
         reader = holder.name
 
     def data(version: int, created, load) -> tuple[int, str] | None:
-        found = STATES.get(
-            (game_id, version, created),
-            lambda: derived(load),
-            keep_as=lambda found: None if found is None else (game_id, *found[:2]),
+        found = live.STATES.get(
+            live.key(game_id, version, created),
+            lambda: live.derived(load),
+            keep_as=lambda found: None if found is None else live.key(game_id, *found[:2]),
         )
         if found is None:
             return None
@@ -207,32 +205,9 @@ def game_events(game_id: int):
         seen = None if draft is None else draft.seen_by(reader)
         # Written once per version and what the reader may see, for every stream of the game
         # in this process; a reader who may see otherwise (a secret bid) gets their own.
-        return version, PAYLOADS.get(
-            (game_id, version, created, seen), lambda: event_text(version, state, draft, reader)
+        return version, live.PAYLOADS.get(
+            (game_id, version, created, seen),
+            lambda: live.event_text(version, state, draft, reader),
         )
 
     return stream(game_id, data)
-
-
-#: The state and draft of recent game versions, read and derived once per process for every
-#: stream of the game (a change wakes each phone of the table at once).
-STATES = Shared(kept=256, at_once=2)
-#: Each event's text, by game version and what its reader may see.
-PAYLOADS = Shared(kept=2048, at_once=8)
-
-
-def derived(load) -> tuple[int, Any, str, seats.Draft | None] | None:
-    """The game's version as read, its creation (ids start again in a new database), its state
-    (JSON text) and its draft (None: the game is gone)."""
-    game = load()
-    if game is None:
-        return None
-    played = games.played(game)
-    state = games.state_answer(played).model_dump_json()
-    return game.version, game.created_at, state, seats.draft_of(played)
-
-
-def event_text(version: int, state: str, draft: seats.Draft | None, reader: str | None) -> str:
-    """An event's data: the version, the state and the draft as ``reader`` may see it."""
-    answer = "null" if draft is None else s.Draft(**draft.answer(reader)).model_dump_json()
-    return f'{{"version": {version}, "state": {state}, "draft": {answer}}}'
