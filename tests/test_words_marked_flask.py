@@ -61,7 +61,7 @@ TECHNICAL = {
     "views/share.py": {"private, no-cache"},
     # The server-sent events' own format (field names, not words).
     "views/events.py": {"\nevent: game\ndata: "},
-    "views/api_seats.py": {', "state": ', ', "draft": '},
+    "services/live.py": {', "state": ', ', "draft": '},
 }
 
 

@@ -37,7 +37,7 @@ PAYLOADS = events.Shared(kept=2048, at_once=8)
 
 #: What a stream sends of a game version: the version as read, when the game was created (ids
 #: start again in a new database), its state (JSON text) and its draft.
-Derived = tuple[int, Any, str, "seats.Draft | None"]
+Derived = tuple[int, Any, str, seats.Draft | None]
 
 
 def key(game_id: int, version: int, created: Any) -> tuple:
