@@ -120,3 +120,17 @@ def test_the_filled_in_form_is_taken_by_the_game_s_reader_and_rules(record):
         assert now != before and now[0] >= before[0], (before, now)
 
     check()
+
+
+@pytest.mark.parametrize("kind", ["spades", "pitch", "hearts", "oklahoma_gin"])
+def test_the_filled_in_forms_keep_the_game_going_for_many_hands(table, app, kind):
+    """Each filled-in form keeps the game going (no side runs to the target or is set out):
+    a phone has the pages of at least 10 hands ahead; the steps of a game over carry
+    ":over", so a game that ends offline where the filled-in forms did not finds no page
+    made for a game still going."""
+    seats, options = NEW[kind]
+    game = game_id(start_game(table, app, kind, seats, **options))
+    steps = table.get(f"/offline/play/{game}/ahead.json").get_json()["steps"]
+    hands = {int(step.split(":")[0]) for step in steps}
+    assert max(hands) >= 10, sorted(steps)
+    assert all(step.endswith(":over") or "Game over" not in html for step, html in steps.items())
