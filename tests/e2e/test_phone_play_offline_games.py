@@ -162,6 +162,7 @@ def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
             shown = page.locator(f'#main [data-total="{side}"]').first
             text = shown.inner_text().replace("−", "-").split()
             assert text[-1] == str(total) or text[-2:-1] == [str(total)], (side, text, total)
+    page.evaluate("() => window.scrollTo(0, 0)")  # the entry from its head, as it opens
     screenshot(page, f"play-offline-{kind}")
     phone = phone_state(page, game)
     assert len(phone["hands"]) == 3 and all(hand["status"] == "scored" for hand in phone["hands"])
@@ -174,6 +175,7 @@ def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
     assert server == phone
     page.reload()
     expect(page.locator("#now h1")).to_contain_text("4")
+    page.evaluate("() => window.scrollTo(0, 0)")
     screenshot(page, f"play-online-{kind}")
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
