@@ -275,6 +275,13 @@ class State:
             return self.hands[-1]
         return None
 
+    def side_of(self, name: str) -> str:
+        """The side ``name`` scores for now: its team's name, or its own when alone."""
+        for side, team in zip(self.sides, self.teams or [], strict=False):
+            if name in team:
+                return side
+        return name
+
     def leaders(self) -> list[str]:
         """Sides still at the table with the best total (several on a tie; none before any
         score): a player who left cannot win."""

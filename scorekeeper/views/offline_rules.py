@@ -197,8 +197,11 @@ STEPS_AHEAD = 40
 
 def _step(state) -> str:
     """Which step a game is at: its hands entered, those scored (a save that records or
-    completes a hand moves it on; a correction does not)."""
-    return f"{len(state.hands)}:{sum(1 for hand in state.hands if hand.status == 'scored')}"
+    completes a hand moves it on; a correction does not), and ":over" once the game is over
+    (a game whose end depends on what was entered ends where its filled-in forms did not: the
+    page made ahead for that step is not its page)."""
+    scored = sum(1 for hand in state.hands if hand.status == "scored")
+    return f"{len(state.hands)}:{scored}" + (":over" if state.finished else "")
 
 
 @bp.get("/offline/play/<int:game_id>/ahead.json")

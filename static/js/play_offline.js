@@ -41,7 +41,8 @@ async function fetchAhead() {
   if (box) box.dataset.ahead = "";
 }
 
-const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => hand.status === "scored").length}`;
+// Its hands entered, those scored, and whether the game is over (offline_rules._step).
+const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => hand.status === "scored").length}${state.finished ? ":over" : ""}`;
 
 // After a save checked here: the page at the step the game is now at, as the server would
 // draw it (its parts made ahead), with what the phone's rules worked out written in.

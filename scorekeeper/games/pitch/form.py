@@ -13,6 +13,7 @@ from scorekeeper.games.entry_form import whole_or_none
 from scorekeeper.games.errors import RuleError
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
+from scorekeeper.games.pitch.rules import DEALER_MIN_BID
 from scorekeeper.games.pitch.rules import TOP_BID
 
 #: What the form says when a point names no player, or is left empty.
@@ -126,3 +127,35 @@ def read(form: Mapping[str, str], players: list[str], phase: str) -> dict[str, A
     if phase in ("points", "both"):
         entry.update(read_points(form, players))
     return entry
+
+
+def sample(state: Any, players: list[str]) -> tuple[str, dict[str, str]] | None:
+    """A filled-in form for the step the game waits for (its phase and fields), any the rules
+    take: the server renders the forms of the steps after it from it, ahead, for a phone that
+    plays offline (the phone writes what was really entered into them). It keeps the game
+    going: everyone passes to the dealer, who bids 2; High and Low go to the first
+    player of another side, the pitcher is set back (no side reaches the target as
+    pitcher).
+    None: nothing to enter."""
+    seat = {name: index for index, name in enumerate(players)}
+    current = state.current
+    if current is not None:
+        pitcher = current.info["pitcher"]
+        order = current.info.get("order") or players
+        side = state.side_of(pitcher)
+        other = next((name for name in order if state.side_of(name) != side), pitcher)
+        return "points", {
+            "pitcher_seat": str(seat[pitcher]),
+            "high": str(seat[other]),
+            "low": str(seat[other]),
+            "jack": "none",
+            "game": "tie",
+        }
+    coming = state.next
+    if not coming:
+        return None
+    order = coming.get("order") or players
+    fields = {"order": ",".join(str(seat[name]) for name in order)}
+    fields.update({f"call-{seat[name]}": "pass" for name in order})
+    fields[f"call-{seat[order[-1]]}"] = str(DEALER_MIN_BID)
+    return "auction", fields

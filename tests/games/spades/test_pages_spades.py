@@ -75,7 +75,9 @@ def test_spades_is_set_up_for_four_in_partnerships(table, app):
     assert '<span class="pill first">Ann bids first</span>' in page
     # Distance to the target, by team.
     assert re.search(
-        rf"{US}</span> <strong>0</strong> <span class=\"muted\">300 to go · 0 bags", page
+        rf"{US}</span> <strong data-total=\"{US}\">0</strong> "
+        r"<span class=\"muted\">300 to go · 0 bags",
+        page,
     )
     assert "Partners sit opposite: seats 1 and 3 against 2 and 4." in page
     # 0 reads "Nil" on the bid chips; no blind nil box while it is not allowed.

@@ -101,6 +101,11 @@
 
   // The bids' total and how it compares with the cards ("2 over"), for the tricks' status.
   function bidsOf(form, words) {
+    if ("contracts" in form.dataset) {
+      // Two teams' contracts (Spades-like), said in place of the bids' total.
+      const [first, second] = form.dataset.contracts.split(",").map(Number);
+      return { first_bid: first, second_bid: second };
+    }
     if (!("bidsTotal" in form.dataset)) return {};
     const total = Number(form.dataset.bidsTotal);
     const diff = total - Number(form.dataset.cards);
@@ -114,17 +119,25 @@
     const hand = event.detail.hand;
     const bids = hand && hand.status !== "scored" && hand.input.bids;
     if (!bids) return;
+    const blind = hand.input.blind_nil || [];
     const seats = {};
     document.querySelectorAll("form[data-tricks-form]").forEach((form) => {
       const words = wordsOf(form);
+      const exact = form.dataset.exact !== "off";
+      const contracts = [0, 0];
       form.querySelectorAll("li.row[data-player]").forEach((row) => {
         const bid = bids[row.dataset.player];
         if (bid === undefined) return;
         seats[row.dataset.seat] = bid;
-        if ("bid" in row.dataset) row.dataset.bid = bid;
+        // A bid is made by taking exactly that many tricks (or, where only a nil is, a nil).
+        if (exact || bid === 0) row.dataset.bid = bid; else delete row.dataset.bid;
+        if ("team" in row.dataset) contracts[Number(row.dataset.team)] += bid;
         const pill = row.querySelector(".pill.bid");
-        if (pill && words && words.bid) pill.textContent = fill(words.bid, { bid });
+        if (!pill || !words || !words.bid) return;
+        const nil = bid === 0 && words.nil;
+        pill.textContent = blind.includes(row.dataset.player) && words.blind ? words.blind : nil ? words.nil : fill(words.bid, { bid });
       });
+      if ("contracts" in form.dataset) form.dataset.contracts = contracts.join(",");
       if ("bidsTotal" in form.dataset) form.dataset.bidsTotal = Object.values(bids).reduce((sum, bid) => sum + bid, 0);
       form.dispatchEvent(new Event("change")); // its status line again
     });

@@ -116,6 +116,27 @@
     document.querySelectorAll("form[data-gin-form]").forEach(ginForm);
   }
 
+  // A phone playing offline (play_offline.js) put in a round's form made ahead by the server:
+  // who deals it (the last round's winner, or the same dealer after a draw) and who plays
+  // first, as the phone's rules have them, in the hand's head and the totals' strip.
+  function offline(event) {
+    const upcoming = event.detail.state && event.detail.state.next;
+    const strip = document.querySelector("form[data-gin-form] .score-strip[data-words]");
+    if (!upcoming || !upcoming.dealer || !strip) return;
+    const words = Words.of(strip);
+    const first = (upcoming.order || [])[0];
+    const { fill } = Words;
+    const dealer = document.querySelector("#now .pill.dealer");
+    const leader = document.querySelector("#now .pill.first");
+    if (dealer && words.deals) dealer.textContent = fill(words.deals, { name: upcoming.dealer });
+    if (leader && words.first && first) leader.textContent = fill(words.first, { name: first });
+    // The strip's "deals" pill moves to the dealer's total.
+    const pill = strip.querySelector(".pill.dealer");
+    const row = [...strip.querySelectorAll("li[data-player]")].find((item) => item.dataset.player === upcoming.dealer);
+    if (pill && row && !row.contains(pill)) row.append(pill);
+  }
+
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("sk:page", setUp);
+  document.addEventListener("sk:offline", offline);
 })();

@@ -97,14 +97,14 @@
   }
 
   // "One trump only": High and Low (and Jack, if that trump was the jack) are the pitcher's,
-  // so tick them; the status line says what the points tapped make of the hand.
+  // so tick them; the status line says what the points tapped make of the hand. The pitcher
+  // and the bid are read from the form each time (a phone playing offline writes them in).
   function pointsForm(form) {
-    const pitcher = form.dataset.pitcher;
     const box = form.querySelector("[data-single-trump]");
     const jack = form.querySelector("[data-lone-jack]");
     const status = form.querySelector("[data-status]");
     const give = (keys) => keys.forEach((key) => {
-      const input = form.querySelector(`input[name="${key}"][value="${pitcher}"]`);
+      const input = form.querySelector(`input[name="${key}"][value="${form.dataset.pitcher}"]`);
       if (input) input.checked = true;
     });
     if (box) {
@@ -123,13 +123,13 @@
     if (!status || !form.dataset.sides || !form.dataset.words) return;
     const sideOf = form.dataset.sides.split(",").map(Number);
     const sideNames = form.dataset.sideNames.split("|");
-    const mine = sideOf[Number(pitcher)];
-    const bid = Number(form.dataset.bid);
     const smudge = form.dataset.smudge === "on";
     const words = Words.of(form);
     const { fill } = Words;
-    const lead = status.textContent;
+    if (!("lead" in status.dataset)) status.dataset.lead = status.textContent;
     const update = () => {
+      const mine = sideOf[Number(form.dataset.pitcher)];
+      const bid = Number(form.dataset.bid);
       const won = sideNames.map(() => 0);
       let placed = 0;
       ["high", "low", "jack", "game"].forEach((key) => {
@@ -139,23 +139,57 @@
         if (/^\d+$/.test(input.value)) won[sideOf[Number(input.value)]] += 1;
       });
       const name = sideNames[mine];
-      if (placed === 0) { status.textContent = lead; status.classList.remove("bad"); return; }
+      if (placed === 0) { status.textContent = status.dataset.lead; status.classList.remove("bad"); return; }
       const all = smudge ? won.findIndex((count) => count === 4) : -1;
       let text;
       if (placed < 4) {
-        text = fill(words.count, { name, won: won[mine], left: 4 - placed });
+        text = fill(words.count, { name, won: won[mine], left: 4 - placed, bid });
       } else if (all >= 0) {
         text = fill(words.smudge, { name: sideNames[all] });
       } else if (won[mine] >= bid) {
-        text = fill(words.made, { name, won: won[mine] });
+        text = fill(words.made, { name, won: won[mine], bid });
       } else {
-        text = fill(words.set, { name, won: won[mine] });
+        text = fill(words.set, { name, won: won[mine], bid });
       }
       status.textContent = text;
       status.classList.toggle("bad", placed === 4 && won[mine] < bid && all < 0);
     };
     form.addEventListener("change", update);
     update();
+  }
+
+  // A phone playing offline (play_offline.js) put in a points form made ahead by the server
+  // (from an auction of its own): the pitcher and the bid of the hand in play are written in,
+  // as the phone's rules have them: the hidden pitcher (the one-trump shortcut gives them
+  // High and Low), the status line, the shortcut's label, the pitching side, the hand's head.
+  function offline(event) {
+    const hand = event.detail.hand;
+    const info = hand && hand.status !== "scored" ? hand.info : null;
+    const form = document.querySelector("form[data-points-form]");
+    if (!info || !info.pitcher || !form) return;
+    const seat = (form.dataset.seatNames || "").split("|").indexOf(info.pitcher);
+    if (seat < 0) return;
+    const words = Words.of(form);
+    const { fill } = Words;
+    const values = { name: info.pitcher_side, pitcher: info.pitcher, bid: info.bid };
+    form.dataset.pitcher = String(seat);
+    form.dataset.bid = String(info.bid);
+    const hidden = form.querySelector('input[name="pitcher_seat"]');
+    if (hidden) hidden.value = String(seat);
+    const single = form.querySelector("[data-single-trump] + span");
+    if (single && words.single) single.textContent = fill(words.single, values);
+    form.querySelectorAll(".score-strip li").forEach((item) => {
+      const who = item.querySelector(".who");
+      item.classList.toggle("pitching", Boolean(who) && who.textContent === info.pitcher_side);
+    });
+    const status = form.querySelector("[data-status]");
+    if (status && words.lead) status.dataset.lead = fill(words.lead, values);
+    const head = document.getElementById("now");
+    const pill = head && head.querySelector(".pill.first");
+    if (pill && words.pitched) pill.textContent = fill(info.stolen ? words.stole : words.pitched, values);
+    const tile = head && head.querySelector(".tile strong");
+    if (tile) tile.textContent = Words.number(info.bid);
+    form.dispatchEvent(new Event("change"));
   }
 
   // "Just record the pitcher and the bid" opens below the auction: bring it into view.
@@ -173,4 +207,5 @@
 
   document.addEventListener("DOMContentLoaded", setUp);
   document.addEventListener("sk:page", setUp);
+  document.addEventListener("sk:offline", offline);
 })();

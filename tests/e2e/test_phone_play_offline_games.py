@@ -1,0 +1,181 @@
+"""Spades, Auction Pitch, Hearts and Oklahoma Gin played with no network on a 390x844 phone
+(issue 24): 3 hands each, every step's page the server's, made ahead from a form the game
+fills in itself (its form's ``sample``), with what the phone entered written in where the
+page depends on it (Spades' contracts and nils, Pitch's pitcher and bid, Gin's dealer). The
+totals shown are the phone's rules'; then the link returns, the outbox sends the saves and
+the server's game is the phone's."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import screenshot
+from tests.browser import wait_until
+from tests.e2e.test_phone_play_offline import kept_on_the_phone
+from tests.e2e.test_phone_play_offline import server_state
+
+FOUR = ["Ann", "Ben", "Cy", "Dee"]
+
+
+def chip(form, name: str, value) -> None:
+    """Tap the chip of ``name`` with ``value`` (its label: the radio is hidden under it)."""
+    form.locator(f'input[name="{name}"][value="{value}"]').locator("xpath=..").click()
+
+
+def phone_state(page, game: int) -> dict:
+    return page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")["state"]
+
+
+def order_of(form) -> list[str]:
+    return form.locator("li.row[data-player]").evaluate_all(
+        "(rows) => rows.map((row) => row.dataset.player)"
+    )
+
+
+def seat_of(form, name: str) -> str:
+    return form.locator(f'li.row[data-player="{name}"]').get_attribute("data-seat")
+
+
+def spades_hand(page, game: int, number: int) -> int:
+    """Bids that are not the form's own (one nil), the tricks' form says the phone's
+    contracts and the nil; each bid taken, the rest to the first bidder."""
+    bids = page.locator("form[data-bids-form]")
+    order = order_of(bids)
+    said = dict(zip(order, [4, 0, 3, 2], strict=True))
+    for name, bid in said.items():
+        chip(bids, f"bid-{seat_of(bids, name)}", bid)
+    bids.locator("[data-save]").click()
+    tricks = page.locator("form[data-tricks-form]")
+    expect(tricks).to_be_visible()
+    teams = {"Ann & Cy": said["Ann"] + said["Cy"], "Ben & Dee": said["Ben"] + said["Dee"]}
+    expect(tricks.locator("[data-status]")).to_contain_text(
+        f"Contracts: Ann & Cy {teams['Ann & Cy']} · Ben & Dee {teams['Ben & Dee']}"
+    )
+    expect(tricks.locator(f'li[data-player="{order[1]}"] .pill.bid')).to_have_text("nil")
+    expect(tricks.locator(f'li[data-player="{order[0]}"] .pill.bid')).to_have_text("bid 4")
+    taken = dict(said)
+    taken[order[0]] += 13 - sum(said.values())
+    for name, count in taken.items():
+        chip(tricks, f"trick-{seat_of(tricks, name)}", count)
+    tricks.locator("[data-save]").click()
+    return 2
+
+
+def pitch_hand(page, game: int, number: int) -> int:
+    """The first bidder pitches 3 (the form made ahead was for the dealer's 2): the points'
+    form says so and gives the one-trump shortcut to them."""
+    auction = page.locator("form[data-auction-form]")
+    order = order_of(auction)
+    pitcher = order[0]
+    for name in order:
+        chip(auction, f"call-{seat_of(auction, name)}", 3 if name == pitcher else "pass")
+    auction.locator("[data-save]").click()
+    points = page.locator("form[data-points-form]")
+    expect(points).to_be_visible()
+    expect(points.locator("[data-status]")).to_contain_text(f"{pitcher} needs 3 of the 4 points")
+    expect(page.locator("#now .pill.first")).to_have_text(f"{pitcher} pitched 3")
+    seat = str(FOUR.index(pitcher))
+    expect(points.locator('input[name="pitcher_seat"]')).to_have_value(seat)
+    if number == 1:
+        screenshot(page, "play-offline-pitch-points")
+        # One trump only: High and Low go to the pitcher (the phone's, not the form's).
+        points.locator("[data-single-trump]").locator("xpath=..").click()
+        expect(points.locator(f'input[name="high"][value="{seat}"]')).to_be_checked()
+        chip(points, "jack", "none")
+        chip(points, "game", seat)
+    else:
+        other = str(FOUR.index(order[1]))
+        chip(points, "high", other)
+        chip(points, "low", seat)
+        chip(points, "jack", "none")
+        chip(points, "game", "tie")
+    points.locator("[data-save]").click()
+    return 2
+
+
+HEARTS = [[13, 6, 7, 0], [26, 0, 0, 0], [3, 3, 3, 17]]
+
+
+def hearts_hand(page, game: int, number: int) -> int:
+    form = page.locator("form[data-hearts-form]")
+    expect(form.locator("input[name=number]")).to_have_value(str(number))
+    for seat, points in enumerate(HEARTS[number - 1]):
+        form.locator(f'input[name="point-{seat}"]').fill(str(points))
+    form.locator("[data-save]").click()
+    return 1
+
+
+def gin_hand(page, game: int, number: int) -> int:
+    """Round 1 the dealer knocks and wins (and deals again: the form made ahead had the other
+    player win), round 2 the other goes gin, round 3 a draw."""
+    form = page.locator("form[data-gin-form]")
+    expect(form.locator("input[name=number]")).to_have_value(str(number))
+    dealer = phone_state(page, game)["next"]["dealer"] if number > 1 else "Ann"
+    expect(page.locator("#now .pill.dealer")).to_have_text(f"{dealer} deals")
+    expect(form.locator(f'.score-strip li[data-player="{dealer}"] .pill.dealer')).to_be_visible()
+    other = next(name for name in ("Ann", "Ben") if name != dealer)
+    chip(form, "upcard", "7")
+    if number == 1:
+        chip(form, "result", "knock")
+        chip(form, "knocker", ["Ann", "Ben"].index(dealer))
+        form.locator("#knocker_deadwood").fill("3")
+        form.locator("#opponent_deadwood").fill("20")
+    elif number == 2:
+        chip(form, "result", "gin")
+        chip(form, "knocker", ["Ann", "Ben"].index(other))
+        form.locator("#opponent_deadwood").fill("10")
+    else:
+        chip(form, "result", "draw")
+    form.locator("[data-save]").click()
+    return 1
+
+
+GAMES: dict[str, tuple[list[str], dict, Callable]] = {
+    "spades": (FOUR, {"target": 500}, spades_hand),
+    "pitch": (FOUR[:3], {"target": 11}, pitch_hand),
+    "hearts": (FOUR, {"target": 100}, hearts_hand),
+    "oklahoma_gin": (FOUR[:2], {"target": 100}, gin_hand),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(GAMES))
+def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
+    players, options, play = GAMES[kind]
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, kind, players, options
+    )
+    context = page.context
+    ahead = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-ahead-{game}'))")
+    assert ahead["steps"], "no step made ahead"
+    context.set_offline(True)
+    saves = 0
+    for number in range(1, 4):
+        saves += play(page, game, number)
+        expect(page.locator("body")).to_have_attribute("data-offline-checked", str(saves))
+        # The next hand's entry, the server's page made ahead, with the phone's totals.
+        expect(page.locator("#now h1")).to_contain_text(str(number + 1))
+        state = phone_state(page, game)
+        for side, total in state["totals"].items():
+            shown = page.locator(f'#main [data-total="{side}"]').first
+            text = shown.inner_text().replace("−", "-").split()
+            assert text[-1] == str(total) or text[-2:-1] == [str(total)], (side, text, total)
+    page.evaluate("() => window.scrollTo(0, 0)")  # the entry from its head, as it opens
+    screenshot(page, f"play-offline-{kind}")
+    phone = phone_state(page, game)
+    assert len(phone["hands"]) == 3 and all(hand["status"] == "scored" for hand in phone["hands"])
+    assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == saves
+
+    context.set_offline(False)
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    server = server_state(app, game)
+    assert server["totals"] == phone["totals"]
+    assert server == phone
+    page.reload()
+    expect(page.locator("#now h1")).to_contain_text("4")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    screenshot(page, f"play-online-{kind}")
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
