@@ -12,6 +12,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import events
 from scorekeeper.services import games
+from scorekeeper.services import kept as snapshots
 from scorekeeper.services import live
 from tests.pages import game_id
 from tests.pages import start_game
@@ -31,6 +32,7 @@ def handed_over(app, game: int) -> tuple[int, dict]:
     """The state the last change handed over, beside the one a fresh read derives: each event
     text, by reader."""
     with app.app_context():
+        snapshots.forget(game)  # a whole replay, not what the requests kept
         fresh = live.derived(lambda: db.session.get(Game, game, options=games.whole_game()))
         version, created = fresh[0], fresh[1]
         before = live.STATES.computed
@@ -127,3 +129,19 @@ def test_a_version_told_by_the_database_while_held_by_a_request_that_failed_is_t
     assert hub.wait(4, 2, timeout=0) is None
     hub.release(4, 3, committed=False)
     assert hub.wait(4, 2, timeout=0) == 3
+
+
+def test_a_change_that_leaves_the_record_keeps_the_tally_for_the_new_version(app, api):
+    """A phone's bid (the draft) and a seat claimed change the game's version, not its record:
+    the worker keeps its tally for the new version, so neither the next request nor a stream
+    replays the record."""
+    game = new_game(api)
+    phones = seats_for(app, api, game)
+    order = api.get(f"/games/{game}").get_json()["next"]["order"]
+    phones[order[0]].bid(1)
+    with app.app_context():
+        row = db.session.get(Game, game)
+        snapshot = snapshots.get(row, games.setup_for(row))
+        assert snapshot is not None
+        assert snapshot.key[2] == row.version
+        assert row.version > 1

@@ -111,6 +111,24 @@ def put(game: Game, setup: Setup, tally: Tally, **kept: Any) -> Snapshot | None:
     return snapshot
 
 
+def carry(game: Game, setup: Setup) -> Snapshot | None:
+    """Keep what ``game`` was read with under its key as it is now, after a change committed
+    that left its record as it was (a seat claimed, a value of the hand being entered, the
+    seat link): its version went up, its tally did not change. None: nothing was held."""
+    held = game.__dict__.get(HELD)
+    if held is None:
+        return None
+    return put(
+        game,
+        setup,
+        held.tally,
+        before=held.before,
+        sums=held.sums,
+        before_sums=held.before_sums,
+        hand_json=held.hand_json,
+    )
+
+
 def forget(game_id: int | None = None) -> None:
     """Drop what is kept of one game (None: of every game)."""
     with _LOCK:

@@ -35,6 +35,7 @@ from scorekeeper.games.i18n import _
 from scorekeeper.models import Game
 from scorekeeper.models import SeatClaim
 from scorekeeper.services import games
+from scorekeeper.services import kept as snapshots
 
 #: What a hidden value reads as, to everyone but the seat that entered it.
 SECRET = "secret"
@@ -42,6 +43,13 @@ SECRET = "secret"
 
 def _hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _commit(game: Game, conflict: Refusal | None = None) -> None:
+    """Commit a change that leaves the game's record as it was: what this worker keeps of the
+    game (its rules' tally) stays kept for its new version."""
+    games.commit(conflict)
+    snapshots.carry(game, games.setup_for(game))
 
 
 def _touch(game: Game) -> None:
@@ -58,7 +66,7 @@ def make_link(game: Game, renew: bool = False) -> Game:
         if game.seat_link is not None:
             _free_all(game)
         game.seat_link = secrets.token_urlsafe(24)
-        games.commit()
+        _commit(game)
     return game
 
 
@@ -67,7 +75,7 @@ def revoke_link(game: Game) -> Game:
     if game.seat_link is not None:
         _free_all(game)
         game.seat_link = None
-        games.commit()
+        _commit(game)
     return game
 
 
@@ -119,7 +127,7 @@ def claim(game: Game, name: object) -> str:
     token = secrets.token_urlsafe(32)
     db.session.add(SeatClaim(game_id=game.id, position=position, token_hash=_hash(token)))
     _touch(game)
-    games.commit(Refusal("seat_taken", _("That seat was just taken by another phone.")))
+    _commit(game, Refusal("seat_taken", _("That seat was just taken by another phone.")))
     return token
 
 
@@ -133,7 +141,7 @@ def free(game: Game, name: str) -> Game:
         )
     )
     _touch(game)
-    games.commit()
+    _commit(game)
     return game
 
 
@@ -432,7 +440,7 @@ def enter(
         if draft.complete and draft.spec.secret:
             # The table bids again: every bid is cleared (RULES.md, simultaneous bidding).
             _keep(game, None)
-            games.commit()
+            _commit(game)
         raise refusal
     if _fill_forced(played, draft):
         _check(played, draft)
@@ -440,7 +448,7 @@ def enter(
         game.draft = None
         return games.record_hand(game, draft.entry(), draft.number)
     _keep(game, draft)
-    games.commit()
+    _commit(game)
     # The game's state does not hold the draft: it is the one derived before the entry.
     return games.Played(game, played.plugin, played.setup, played.state)
 
@@ -465,5 +473,5 @@ def clear(played: games.Played) -> games.Played:
     if game.draft is not None:
         game.draft = None
         _touch(game)
-        games.commit()
+        _commit(game)
     return games.played(game)
