@@ -21,6 +21,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from typing import Any
 
 from scorekeeper.games import Setup
@@ -101,14 +102,7 @@ def put(game: Game, setup: Setup, tally: Tally, **kept: Any) -> Snapshot | None:
     """Keep ``game`` as it is now (after its commit): ``tally`` is its record folded."""
     if game.id is None:
         return None
-    snapshot = Snapshot(key_of(game, setup), dict(setup.options), tally, **kept)
-    setattr(game, HELD, snapshot)
-    with _LOCK:
-        _KEPT[game.id] = snapshot
-        _KEPT.move_to_end(game.id)
-        while len(_KEPT) > LIMIT:
-            _KEPT.popitem(last=False)
-    return snapshot
+    return _keep(game, Snapshot(key_of(game, setup), dict(setup.options), tally, **kept))
 
 
 def carry(game: Game, setup: Setup) -> Snapshot | None:
@@ -118,15 +112,17 @@ def carry(game: Game, setup: Setup) -> Snapshot | None:
     held = game.__dict__.get(HELD)
     if held is None:
         return None
-    return put(
-        game,
-        setup,
-        held.tally,
-        before=held.before,
-        sums=held.sums,
-        before_sums=held.before_sums,
-        hand_json=held.hand_json,
-    )
+    return _keep(game, replace(held, key=key_of(game, setup)))
+
+
+def _keep(game: Game, snapshot: Snapshot) -> Snapshot:
+    setattr(game, HELD, snapshot)
+    with _LOCK:
+        _KEPT[game.id] = snapshot
+        _KEPT.move_to_end(game.id)
+        while len(_KEPT) > LIMIT:
+            _KEPT.popitem(last=False)
+    return snapshot
 
 
 def forget(game_id: int | None = None) -> None:
