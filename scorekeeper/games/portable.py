@@ -217,8 +217,8 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
     is ``play``'s with ``"action"`` ("record": the next hand; "update": complete or correct
     hand ``"number"``; "undo": the last hand), ``"phase"`` and ``"form"`` (the form's fields,
     name to text) and ``"members"`` (the game's seats, read with the form's ``seats``). The
-    answer is the new record and its state (``{"entries", "state"}``), or the refusal, with
-    the server's codes and messages."""
+    answer is the new record, its state and the sides that lead (``{"entries", "state",
+    "leaders"}``), or the refusal, with the server's codes and messages."""
     try:
         key = request.get("game")
         rules, players, setup = _table_of(request)
@@ -264,7 +264,11 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
         state = rules.play(setup, new)
     except RuleError as error:
         return {"refused": [refusal(each) for each in error.errors]}
-    return {"entries": plain(raw), "state": plain(dataclasses.asdict(state))}
+    return {
+        "entries": plain(raw),
+        "state": plain(dataclasses.asdict(state)),
+        "leaders": plain(state.leaders()),  # the sheet's stars (not a field of the state)
+    }
 
 
 def fields(request: Mapping[str, Any]) -> dict[str, Any]:
