@@ -149,3 +149,36 @@ def test_an_undo_made_offline_on_a_game_that_moved_since_is_refused(table, app):
     assert server_state(app, game)["hands"] == []
     with app.app_context():
         assert db.session.get(Game, game).version == version + 1
+
+
+def test_the_phone_says_of_an_undo_and_a_correction_what_the_server_says(table, app):
+    """``portable.save``'s ``said``: the message the server's page shows after the same save
+    (a correction, the bids of the hand in play changed, an undo); none for a save that moves
+    the game on."""
+    game = seven_at_the_table(table, app)
+    phone = Phone(server_state_options(app, game))
+    phone.state = server_state(app, game)
+
+    def both(action, number, form, url):
+        answer = phone.save(action, number, form)
+        page = html.unescape(table.post(url, data=form, follow_redirects=True).text)
+        assert server_state(app, game) == phone.state
+        if answer["said"] is not None:
+            assert answer["said"] in page
+        return answer["said"]
+
+    hands = f"/games/{game}/hands"
+    assert both("record", 1, bid_form(phone.state, 1), hands) is None
+    changed = {**bid_form(phone.state, 1), "change": "1"}
+    changed.pop("number")
+    assert both("update", 1, changed, f"{hands}/1") == "Bids of hand 1 changed."
+    assert both("update", 1, trick_form(phone.state), f"{hands}/1") is None
+    hand = phone.state["hands"][0]
+    seats = {name: seat for seat, name in enumerate(SEVEN)}
+    form = {"phase": "both"}
+    for name in hand["info"]["order"]:
+        form[f"bid-{seats[name]}"] = str(hand["input"]["bids"][name])
+        form[f"trick-{seats[name]}"] = str(hand["input"]["tricks"][name])
+    said = both("update", 1, form, f"{hands}/1")
+    assert said == "Hand 1 corrected; later hands re-scored."
+    assert both("undo", 1, {}, f"{hands}/1/undo") == "Hand 1 removed."

@@ -217,8 +217,9 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
     is ``play``'s with ``"action"`` ("record": the next hand; "update": complete or correct
     hand ``"number"``; "undo": the last hand), ``"phase"`` and ``"form"`` (the form's fields,
     name to text) and ``"members"`` (the game's seats, read with the form's ``seats``). The
-    answer is the new record, its state and the sides that lead (``{"entries", "state",
-    "leaders"}``), or the refusal, with the server's codes and messages."""
+    answer is the new record, its state, the sides that lead and what the page says of the
+    save (``{"entries", "state", "leaders", "said"}``), or the refusal, with the server's
+    codes and messages."""
     try:
         key = request.get("game")
         rules, players, setup = _table_of(request)
@@ -268,7 +269,24 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
         "entries": plain(raw),
         "state": plain(dataclasses.asdict(state)),
         "leaders": plain(state.leaders()),  # the sheet's stars (not a field of the state)
+        "said": said(rules, request, hands),
     }
+
+
+def said(rules: Any, request: Mapping[str, Any], hands: int) -> str | None:
+    """What the page says of an accepted save, as the server's page does (its message above
+    the sheet): an undo, a correction, the bids of the hand in play changed; None for a save
+    that moves the game on."""
+    number = request.get("number")
+    if request.get("action") == "undo":
+        return str(rules.phrase("removed", number=hands))
+    if request.get("action") != "update":
+        return None
+    if request.get("phase") == "both":
+        return str(rules.phrase("corrected", number=number))
+    if (request.get("form") or {}).get("change") == "1":
+        return str(rules.phrase("bids_changed", number=number))
+    return None
 
 
 def fields(request: Mapping[str, Any]) -> dict[str, Any]:

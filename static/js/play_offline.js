@@ -314,8 +314,10 @@ async function checkHere(form, submitter) {
   const html = stepAhead(answer.state);
   if (window.Outbox) await Outbox.keep(form, submitter, { offline: Boolean(html) });
   const corrected = box && box.contains(form) ? opened : null;
+  const fromSheet = Boolean(corrected || form.closest(".undo-row"));
   if (corrected) box.close();
   advance(answer.state, html);
+  if (answer.said) saidOfIt(answer.said, fromSheet);
   if (corrected) shownCorrected(corrected);
   document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);
   const state = document.querySelector("[data-keep-state]");
@@ -360,6 +362,22 @@ async function correct(number, html) {
   if (!dialog.open) dialog.showModal();
   document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true, dialog: true } }));
   form.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+// What the server's page would say of the save ("Hand 1 corrected; later hands re-scored."),
+// where it says it: above the sheet for the sheet's undo and corrections (as sheet.js puts
+// it), at the top of the page for the rest.
+function saidOfIt(text, fromSheet) {
+  document.querySelectorAll("#main .flashes[data-offline-said]").forEach((old) => old.remove());
+  const flashes = Object.assign(document.createElement("div"), { className: "flashes" });
+  flashes.setAttribute("role", "status");
+  flashes.dataset.offlineSaid = "";
+  flashes.append(Object.assign(document.createElement("p"), { className: "flash flash-success", textContent: text }));
+  const heading = fromSheet && document.querySelector("#main .sheet-card h2");
+  const outbox = document.getElementById("outbox");
+  if (heading) heading.after(flashes);
+  else if (outbox && outbox.parentNode) outbox.after(flashes);
+  else document.getElementById("main").prepend(flashes);
 }
 
 function shownCorrected(number) {

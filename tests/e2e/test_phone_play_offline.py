@@ -301,6 +301,7 @@ def test_an_undo_and_a_correction_offline_then_synced(browser, live_server, make
     expect(page.locator("#now h1")).to_contain_text("Hand 3")
     expect(page.locator("form[data-bids-form] input[name=number]")).to_have_value("3")
     expect(rows).to_have_count(2)
+    expect(page.locator(".sheet-card .flash-success")).to_have_text("Hand 3 removed.")
     expect(page.locator(".undo-row form")).to_have_attribute(
         "action", f"/games/{game}/hands/2/undo"
     )
@@ -329,6 +330,8 @@ def test_an_undo_and_a_correction_offline_then_synced(browser, live_server, make
     expect(dialog).to_have_count(0)
     corrected = page.locator('table.sheet tr[data-line="1"]')
     expect(corrected).to_have_class(re.compile("just-corrected"))
+    said = page.locator(".sheet-card .flash-success")
+    expect(said).to_have_text("Hand 1 corrected; later hands re-scored.")
     phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
     hand = phone["state"]["hands"][0]
     assert hand["input"]["bids"] == {"Ann": 1, "Ben": 0, "Cy": 1, "Dee": 0}
@@ -368,5 +371,10 @@ def test_an_undo_and_a_correction_offline_then_synced(browser, live_server, make
     assert answer.status == 422
     assert html.escape(offline_message, quote=False) in answer.text()
     assert server_state(app, game) == server
+    with app.app_context():  # the steps ahead of the game as synced kept (none still on its way)
+        version = db.session.get(Game, game).version
+    wait_until(
+        page, f"() => JSON.parse(localStorage.getItem('sk-ahead-{game}')).version === {version}"
+    )
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
