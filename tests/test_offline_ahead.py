@@ -80,6 +80,28 @@ def test_a_score_pad_s_rounds_ahead(table, app):
     assert sorted(body["steps"]) == [f"{round_}:{round_}" for round_ in range(0, 6)]
     assert 'name="number" value="5"' in body["steps"]["4:4"]
     assert "game over" in body["steps"]["5:5"]
+    # Each round's correction form, by the score pad's own template.
+    assert sorted(body["corrections"], key=int) == [str(round_) for round_ in range(1, 6)]
+    assert f'action="/games/{game}/hands/3"' in body["corrections"]["3"]
+    assert 'name="point-2"' in body["corrections"]["3"]
+
+
+def test_each_game_s_correction_fields_read_back_as_its_entry():
+    """``fields`` of every game with steps ahead, read by the same game's reader, is the
+    entry again: Oh Hell (a trump), Wizard (a suit the dealer chose), the score pad (a
+    negative points and a blank)."""
+    players = ["Ann", "Ben", "Cy"]
+    entries = {
+        "oh_hell": {"bids": {"Ann": 1, "Ben": 0, "Cy": 2}, "tricks": {"Ann": 1, "Ben": 1, "Cy": 1},
+                    "trump": "spades"},
+        "wizard": {"bids": {"Ann": 1, "Ben": 0, "Cy": 2}, "tricks": {"Ann": 0, "Ben": 1, "Cy": 2},
+                   "trump": "hearts", "trump_chosen": True},
+        "score_pad": {"points": {"Ann": -4, "Cy": 12}},
+    }  # fmt: skip
+    for key, entry in entries.items():
+        form = portable.form_of(key)
+        fields = form.fields(entry, players)
+        assert form.read(fields, players, "both") == entry, key
 
 
 def test_the_steps_back_and_the_correction_forms_of_a_game_under_way(table, app):

@@ -519,7 +519,10 @@ function intercept() {
     const asked = request(form, event.submitter);
     if (!asked) return;
     typed = null;
-    if (navigator.onLine) {
+    // The undo or a correction while saves kept on this phone still wait (the link just
+    // came back): made on the phone's record, so checked here and sent after them, in order.
+    const behind = !("inplace" in form.dataset) && window.Outbox && Outbox.count > 0;
+    if (navigator.onLine && !behind) {
       if (!("inplace" in form.dataset)) return; // the server's answer, as ever
       // The phone answers first, the server's save goes on (app.js), with the saves kept on
       // this phone first if any (then the outbox's answer is the page's, as today).
@@ -530,7 +533,7 @@ function intercept() {
     }
     event.preventDefault();
     event.stopImmediatePropagation();
-    checkHere(form, event.submitter);
+    checkHere(form, event.submitter).then(() => navigator.onLine && window.Outbox && Outbox.flush());
   }, true);
   corrections();
   document.addEventListener("sk:unanswered", unanswered);
