@@ -33,6 +33,10 @@ async function fetchAhead() {
   const response = await fetch(`/offline/play/${gameId}/ahead.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(response.statusText);
   const found = await response.json();
+  // Several asked in a row (a sync: one after each save): one made from an older game
+  // that lands last is not kept over the newer one.
+  const before = aheadKept();
+  if (before && before.version > found.version) return;
   const steps = {};
   const sheet = { heads: {}, undos: {}, skeleton: null };
   for (const [step, html] of Object.entries(found.steps)) {
