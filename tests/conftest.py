@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import os
+import time
 import uuid
 from contextlib import ExitStack
 from contextlib import contextmanager
@@ -237,9 +238,21 @@ def make_app(database, plain_app):
     for app in made:
         with app.app_context():
             db.session.remove()
+            unanswered_requests_done()
             empty_tables()
             if app is not plain_app[0]:
                 db.engine.dispose()
+
+
+def unanswered_requests_done(patience: float = 10) -> None:
+    """Wait (at most ``patience`` seconds) for the requests a live server still answers after
+    its test ended (a browser closed while the page's last requests were out): each holds a
+    connection of the app's pool, which ``dispose`` would leave to the garbage collector (a
+    ResourceWarning in whichever test runs then), and its rows would be emptied under it."""
+    pool = db.engine.pool
+    deadline = time.monotonic() + patience
+    while getattr(pool, "checkedout", lambda: 0)() and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 @pytest.fixture

@@ -204,19 +204,25 @@ def seated_of(request: Mapping[str, Any], players: Sequence[str]) -> list[str]:
     return chosen
 
 
+def _table_of(request: Mapping[str, Any]) -> tuple[Any, tuple[str, ...], Setup]:
+    """The game's rules, its starting table and its setup, as ``request`` names them."""
+    rules = rules_of(request.get("game"))
+    players = tuple(request.get("players") or ())
+    options = rules.check_setup(players, request.get("options") or {})
+    return rules, players, Setup(players, options, int(request.get("first_dealer") or 0))
+
+
 def save(request: Mapping[str, Any]) -> dict[str, Any]:
     """A save of the game page's form made on the phone, as the server makes it: ``request``
     is ``play``'s with ``"action"`` ("record": the next hand; "update": complete or correct
     hand ``"number"``; "undo": the last hand), ``"phase"`` and ``"form"`` (the form's fields,
     name to text) and ``"members"`` (the game's seats, read with the form's ``seats``). The
-    answer is the new record and its state (``{"entries", "state"}``), or the refusal, with
-    the server's codes and messages."""
+    answer is the new record, its state, the sides that lead and what the page says of the
+    save (``{"entries", "state", "leaders", "said"}``), or the refusal, with the server's
+    codes and messages."""
     try:
         key = request.get("game")
-        rules = rules_of(key)
-        players = tuple(request.get("players") or ())
-        options = rules.check_setup(players, request.get("options") or {})
-        setup = Setup(players, options, int(request.get("first_dealer") or 0))
+        rules, players, setup = _table_of(request)
         raw = list(request.get("entries") or ())
         entries = entries_of(raw)
         hands = sum(1 for entry in entries if not isinstance(entry, Change))
@@ -259,7 +265,55 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
         state = rules.play(setup, new)
     except RuleError as error:
         return {"refused": [refusal(each) for each in error.errors]}
-    return {"entries": plain(raw), "state": plain(dataclasses.asdict(state))}
+    return {
+        "entries": plain(raw),
+        "state": plain(dataclasses.asdict(state)),
+        "leaders": plain(state.leaders()),  # the sheet's stars (not a field of the state)
+        "said": said(rules, request, hands),
+    }
+
+
+def said(rules: Any, request: Mapping[str, Any], hands: int) -> str | None:
+    """What the page says of an accepted save, as the server's page does (its message above
+    the sheet): an undo, a correction, the bids of the hand in play changed; None for a save
+    that moves the game on."""
+    number = request.get("number")
+    if request.get("action") == "undo":
+        return str(rules.phrase("removed", number=hands))
+    if request.get("action") != "update":
+        return None
+    if request.get("phase") == "both":
+        return str(rules.phrase("corrected", number=number))
+    if (request.get("form") or {}).get("change") == "1":
+        return str(rules.phrase("bids_changed", number=number))
+    return None
+
+
+def fields(request: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields of hand ``"number"``'s correction form as the record of ``request`` (``play``'s)
+    holds it (the game's form module's ``fields``), for the form made ahead on the phone;
+    ``{"fields": {}}`` for a game without them, ``{"refused": [...]}`` for no such hand."""
+    try:
+        key = request.get("game")
+        rules, players, setup = _table_of(request)
+        entries = entries_of(request.get("entries") or ())
+        number = request.get("number")
+        at = _hand_index(entries, number) if isinstance(number, int) else None
+        if at is None:
+            raise RuleError("not_found", rules.phrase("not_found", number=number))
+        hand = rules.play(setup, entries).hands[number - 1]
+    except RuleError as error:
+        return {"refused": [refusal(each) for each in error.errors]}
+    write = getattr(form_of(key), "fields", None)
+    found = write(entries[at], list(hand.players or players)) if write else {}
+    return {"fields": found}
+
+
+def fields_json(text: str, folder: str = "languages") -> str:
+    """``fields`` for the phone, JSON text in and out (as ``play_json``)."""
+    request = json.loads(text)
+    use_language(language_from(folder, request.get("language")))
+    return json.dumps(fields(request), ensure_ascii=False)
 
 
 def save_json(text: str, folder: str = "languages") -> str:

@@ -379,6 +379,13 @@ def ahead_page(result: Played) -> str:
     return page_html(result, "show.html", refusal=None, errors={}, entered=None, phase=None)
 
 
+def edit_page(result: Played, number: int) -> str:
+    """The correction page of hand ``number`` of ``result`` (a state the game may reach),
+    nothing typed: the correction forms of a phone playing offline."""
+    hand = result.state.hands[number - 1]
+    return page_html(result, "edit.html", hand=hand, refusal=None, errors={}, entered=None)
+
+
 def _render_game(result: Played, refusal=None, entered=None, phase=None):
     return game_page(
         result,
@@ -516,6 +523,7 @@ def undo(game_id: int, number: int):
     game = owned_action(game_id)
     rules = game.plugin.rules
     try:
+        _unmoved(game)
         games.undo_last_hand(game, number)
     except Refusal as refusal:
         flash(refusal.message, "warning")

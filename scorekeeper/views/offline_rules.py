@@ -42,6 +42,7 @@ from scorekeeper.services import games
 from scorekeeper.views.assets import static_url
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.games import ahead_page
+from scorekeeper.views.games import edit_page
 from scorekeeper.views.security import KEPT_A_YEAR
 
 bp = Blueprint("offline_rules", __name__)
@@ -204,6 +205,36 @@ def _step(state) -> str:
     return f"{len(state.hands)}:{scored}" + (":over" if state.finished else "")
 
 
+#: At most this many steps back are made (the hands undone on the phone, the last first).
+STEPS_BACK = 8
+
+
+def _correction_ahead(corrections: dict[str, str], played) -> None:
+    """The correction form of the hand just scored in ``played`` (the sheet's "tap a hand's
+    number"), by the page's own template, once per hand: the phone writes into it what its
+    record holds for that hand (``portable.fields``)."""
+    hands = played.state.hands
+    if hands and hands[-1].status == "scored" and str(hands[-1].number) not in corrections:
+        corrections[str(hands[-1].number)] = fragment_of(edit_page(played, hands[-1].number))
+
+
+def _steps_back(game, played, raw) -> tuple[dict[str, str], dict[str, str]]:
+    """The page at the step the game is at now and at the steps an undo on the phone goes
+    back to (the record without its last hands), and the correction form of each hand
+    scored so far: a phone playing offline undoes and corrects without the server."""
+    setup, found, corrections = played.setup, {}, {}
+    for gone in range(min(len(raw), STEPS_BACK) + 1):
+        entries = portable.entries_of(raw[: len(raw) - gone])
+        state = played.rules.play(setup, entries) if gone else played.state
+        found.setdefault(
+            _step(state), fragment_of(ahead_page(games.Played(game, played.plugin, setup, state)))
+        )
+    for hand in played.state.hands:
+        if hand.status == "scored":
+            corrections[str(hand.number)] = fragment_of(edit_page(played, hand.number))
+    return found, corrections
+
+
 @bp.get("/offline/play/<int:game_id>/ahead.json")
 @login_required
 def ahead(game_id: int):
@@ -225,7 +256,9 @@ def ahead(game_id: int):
         "members": list(game.members),
     }
     raw = portable.plain([_plain_entry(entry) for entry in games.entries_of(game, setup)])
-    state, found = played.state, {}
+    state, found, corrections = played.state, {}, {}
+    if sample:
+        found, corrections = _steps_back(game, played, raw)
     for _step_number in range(STEPS_AHEAD if sample else 0):
         now = games.Played(game, played.plugin, setup, state)
         filled = sample(state, now.players)
@@ -252,7 +285,10 @@ def ahead(game_id: int):
         state = played.rules.play(setup, portable.entries_of(raw))
         after = games.Played(game, played.plugin, setup, state)
         found[_step(state)] = fragment_of(ahead_page(after))
-    response = jsonify(version=game.version, now=_step(played.state), steps=found)
+        _correction_ahead(corrections, after)
+    response = jsonify(
+        version=game.version, now=_step(played.state), steps=found, corrections=corrections
+    )
     response.headers["Cache-Control"] = "no-store"
     return response
 

@@ -20,6 +20,8 @@ async function refresh() {
   const response = await fetch(`/offline/play/${gameId}.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(response.statusText);
   data = await response.json();
+  data.drawn = data.request.entries; // the record the page shows (as the server drew it)
+  noteDrawn();
   if (kept()) { remember(); fetchAhead().catch(() => {}); }
   return data;
 }
@@ -31,15 +33,58 @@ async function fetchAhead() {
   const response = await fetch(`/offline/play/${gameId}/ahead.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(response.statusText);
   const found = await response.json();
+  // Several asked in a row (a sync: one after each save): one made from an older game
+  // that lands last is not kept over the newer one.
+  const before = aheadKept();
+  if (before && before.version > found.version) return;
   const steps = {};
+  const sheet = { heads: {}, undos: {}, skeleton: null };
   for (const [step, html] of Object.entries(found.steps)) {
     const page = new DOMParser().parseFromString(html, "text/html");
     steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
+    sheetParts(page, sheet);
   }
-  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, steps }));
+  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, steps, corrections: found.corrections || {}, ...sheet }));
   const box = document.querySelector(".keep-offline");
   if (box) box.dataset.ahead = "";
 }
+
+// Of a step's page, the parts of the score sheet that say nothing of what was entered: each
+// hand's head (its number, cards and dealer; for a hand scored, the link to its correction),
+// the undo under the record's last hand, and the sheet's frame (its heads and totals row)
+// for a game that has no sheet yet.
+function sheetParts(page, sheet) {
+  const body = page.querySelector("table.sheet > tbody");
+  if (!body) return;
+  body.querySelectorAll("tr[data-line]:not(.change-line)").forEach((row) => {
+    const head = row.querySelector("th");
+    if (head) sheet.heads[`${row.dataset.line}:${row.className}`] = head.outerHTML;
+  });
+  const undo = body.querySelector(".undo-row");
+  const form = undo && undo.querySelector("form[action]");
+  const found = form && form.getAttribute("action").match(WRITES);
+  if (found && found[2]) sheet.undos[found[1]] = undo.outerHTML;
+  if (!sheet.skeleton) {
+    const card = body.closest(".sheet-card").cloneNode(true);
+    card.querySelector("table.sheet > tbody").replaceChildren();
+    card.querySelectorAll("[data-sheet-start], [data-sheet-after]").forEach((each) => {
+      delete each.dataset.sheetStart;
+      delete each.dataset.sheetAfter;
+    });
+    sheet.skeleton = card.outerHTML;
+  }
+}
+
+// Each form drawn from what was made ahead gets a key of its own: a step drawn again (after
+// an undo) or a correction form opened twice is a new save, never the first one again.
+function freshKeys(root) {
+  root.querySelectorAll("input[name=idempotency_key]").forEach((input) => {
+    input.value = crypto.randomUUID ? crypto.randomUUID()
+      : [...crypto.getRandomValues(new Uint8Array(16))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  });
+}
+
+const aheadKept = () => JSON.parse(localStorage.getItem(AHEAD) || "null");
 
 // Its hands entered, those scored, and whether the game is over (offline_rules._step).
 const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => hand.status === "scored").length}${state.finished ? ":over" : ""}`;
@@ -47,21 +92,120 @@ const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => 
 // After a save checked here: the page at the step the game is now at, as the server would
 // draw it (its parts made ahead), with what the phone's rules worked out written in.
 function stepAhead(state) {
-  const ahead = JSON.parse(localStorage.getItem(AHEAD) || "null");
+  const ahead = aheadKept();
   return (ahead && ahead.steps[stepOf(state)]) || null;
 }
 
-function advance(state, html, detail = { offline: true }) {
+function advance(state, html, detail = { offline: true }, leaders = data.leaders) {
   const old = [...document.querySelectorAll("#main [data-step]")];
   if (html && old.length) {
     const parts = document.createRange().createContextualFragment(html);
+    freshKeys(parts);
     old[0].before(parts);
     old.forEach((part) => part.remove());
   }
+  if (!detail.local) drawSheet(state, leaders); // online, the server's sheet comes with its answer
   document.dispatchEvent(new CustomEvent("sk:page", { detail }));
   document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
   showTotals(state);
   return Boolean(html);
+}
+
+// The score sheet's rows as the server last drew them, and the record they were drawn from:
+// a row whose hand (and every hand before it) is still as then is kept as the server drew it.
+let drawn = { entries: null, rows: {} };
+function noteDrawn() {
+  drawn = { entries: data.drawn || null, rows: {} };
+  document.querySelectorAll("#main table.sheet > tbody > tr[data-line]:not(.change-line):not([data-offline-row])")
+    .forEach((row) => { drawn.rows[row.dataset.line] = row.outerHTML; });
+}
+
+// The score sheet redrawn from the phone's record: each hand's row (as the server drew it
+// when nothing of it changed since; else its head as made ahead, and in each column the
+// hand's points and the running total, as the phone's rules worked them out), the undo
+// under the last hand, the totals row.
+function drawSheet(state, leaders) {
+  const ahead = aheadKept();
+  let card = document.querySelector("#main .sheet-card");
+  if (card && !card.querySelector("table.sheet") && ahead && ahead.skeleton && state.hands.length) {
+    const frame = document.createRange().createContextualFragment(ahead.skeleton).firstElementChild;
+    card.replaceWith(frame);
+    card = frame;
+  }
+  const body = card && card.querySelector("table.sheet > tbody");
+  if (!body || !ahead) return;
+  const entries = data.request.entries;
+  let same = 0; // the hands still as the server drew them
+  for (const [index, entry] of entries.entries()) {
+    if (!drawn.entries || JSON.stringify(entry) !== JSON.stringify(drawn.entries[index])) break;
+    if (!("change" in entry)) same += 1;
+  }
+  const earlier = body.querySelector("tr.earlier");
+  const firstShown = body.querySelector("tr[data-line]:not(.change-line)");
+  const start = earlier && firstShown ? Number(firstShown.dataset.line) - 1 : 0;
+  const columns = [...card.querySelectorAll("tfoot td[data-col]")].map((cell) => cell.dataset.col);
+  const changes = [...body.querySelectorAll("tr.change-line")];
+  const rows = earlier ? [earlier] : [];
+  const html = [];
+  for (const hand of state.hands.filter((each) => each.number > start)) {
+    while (changes.length && Number(changes[0].dataset.line) <= hand.number) rows.push(changes.shift());
+    const kept = hand.number <= same && drawn.rows[hand.number];
+    html.push(kept || rowOf(hand, columns, ahead));
+  }
+  const last = state.hands[state.hands.length - 1];
+  const lastIsHand = entries.length && !("change" in entries[entries.length - 1]);
+  if (last && lastIsHand && ahead.undos[last.number]) html.push(ahead.undos[last.number]);
+  const parts = document.createRange().createContextualFragment(`<table><tbody>${html.join("")}</tbody></table>`);
+  freshKeys(parts);
+  body.replaceChildren(...rows, ...parts.querySelector("tbody").children, ...changes);
+  card.querySelectorAll("tfoot td[data-col]").forEach((cell) => {
+    const total = state.totals[cell.dataset.col];
+    if (total === undefined) return;
+    const note = cell.querySelector(".gone-note");
+    cell.replaceChildren(shown(total), ...(note ? [note] : []));
+  });
+  if (leaders) starred(card, leaders);
+}
+
+// Who leads, as the phone's rules say: the star of their column's head, their total marked.
+function starred(card, leaders) {
+  const heads = card.querySelectorAll("thead .seat-col");
+  const totals = [...card.querySelectorAll("tfoot td[data-col]")];
+  heads.forEach((head, index) => {
+    const lead = totals[index] !== undefined && leaders.includes(totals[index].dataset.col);
+    head.classList.toggle("leader", lead);
+    totals[index]?.classList.toggle("leader", lead);
+    const line = head.querySelector(".seat-line");
+    const star = line && line.firstChild && line.firstChild.nodeType === Node.TEXT_NODE ? line.firstChild : null;
+    if (lead && !star && line) line.prepend("★");
+    if (!lead && star) star.remove();
+  });
+}
+
+// A hand's row drawn by the phone: the head made ahead, each column's points and total.
+function rowOf(hand, columns, ahead) {
+  const made = (tag, className, text) => {
+    const element = Object.assign(document.createElement(tag), { className });
+    if (text !== undefined) element.textContent = shown(text);
+    return element;
+  };
+  const row = made("tr", hand.status);
+  row.dataset.line = hand.number;
+  row.dataset.offlineRow = "";
+  const head = ahead.heads[`${hand.number}:${hand.status}`];
+  if (head) row.append(document.createRange().createContextualFragment(`<table><tr>${head}</tr></table>`).querySelector("th"));
+  else row.append(made("th", "")).firstChild.append(made("span", "num", hand.number));
+  for (const side of columns) {
+    if (!hand.points || !(side in hand.points)) {
+      row.append(made("td", hand.points ? "away" : "pending"));
+      continue;
+    }
+    const cell = made("td", hand.points[side] < 0 ? "offline-cell minus" : "offline-cell");
+    cell.dataset.col = side;
+    cell.append(made("span", "pts", hand.points[side]), made("span", "run", hand.totals[side]));
+    row.append(cell);
+  }
+  return row.outerHTML;
 }
 
 async function rules() {
@@ -132,12 +276,14 @@ function showRefusal(form, refused) {
   form.querySelectorAll("[data-offline-error]").forEach((note) => note.remove());
   for (const each of refused) {
     const name = each.field && each.field.includes(".") ? each.field.split(".").pop() : null;
-    const row = name && form.querySelector(`li.row[data-player="${CSS.escape(name)}"]`);
+    const row = name && form.querySelector(`li.row[data-player="${CSS.escape(name)}"], fieldset[data-player="${CSS.escape(name)}"]`);
     const note = Object.assign(document.createElement("p"), { className: "error", textContent: each.message });
     note.setAttribute("role", "alert");
     note.dataset.offlineError = each.code;
     if (row) row.append(note); else form.prepend(note);
   }
+  const first = form.querySelector("[data-offline-error]");
+  if (first) first.scrollIntoView({ block: "center" });
 }
 
 function request(form, submitter) {
@@ -160,6 +306,7 @@ async function checkHere(form, submitter) {
   form.querySelectorAll("[data-offline-error]").forEach((note) => note.remove());
   data.request.entries = answer.entries;
   data.state = answer.state;
+  data.leaders = answer.leaders;
   remember();
   // Kept by the outbox (its idempotency key, and the game's version it was made on: the
   // server refuses it if the game moved meanwhile), then the next step's page in its place.
@@ -171,12 +318,108 @@ async function checkHere(form, submitter) {
   // without the phone's rules), until the link returns.
   const html = stepAhead(answer.state);
   if (window.Outbox) await Outbox.keep(form, submitter, { offline: Boolean(html) });
+  const corrected = box && box.contains(form) ? opened : null;
+  const fromSheet = Boolean(corrected || form.closest(".undo-row"));
+  if (corrected) box.close();
   advance(answer.state, html);
+  if (answer.said) saidOfIt(answer.said, fromSheet);
+  if (corrected) shownCorrected(corrected);
   document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);
   const state = document.querySelector("[data-keep-state]");
   if (state) state.textContent = data.words.checked;
   document.body.dataset.offlineSaves = String(Number(document.body.dataset.offlineSaves || 0) + 1);
 }
+
+// The sheet's "tap a hand's number to correct it" with no link: the hand's correction form
+// as the server made it ahead (its own template), filled in with what the phone's record
+// holds for that hand, in a dialog over the sheet as online (sheet.js); saved, it is checked
+// here like any save, the dialog closes, the sheet is drawn again with the hand marked.
+let box = null;
+let opened = null; // the hand whose correction form is open
+
+function theBox() {
+  if (box) return box;
+  box = Object.assign(document.createElement("dialog"), { className: "correct-dialog" });
+  box.dataset.offlineCorrection = "";
+  box.addEventListener("click", (event) => { if (event.target === box) box.close(); });
+  document.body.append(box);
+  return box;
+}
+
+async function correct(number, html) {
+  const answer = await running.fields(data.urls, { ...data.request, number });
+  if (answer.refused) return;
+  const dialog = theBox();
+  dialog.innerHTML = html;
+  freshKeys(dialog);
+  const form = dialog.querySelector("form");
+  form.querySelectorAll("input[type=radio]").forEach((input) => { input.checked = false; });
+  for (const [name, value] of Object.entries(answer.fields)) {
+    const field = form.elements.namedItem(name);
+    if (field) field.value = value; // a radio group checks the one with this value
+  }
+  const heading = dialog.querySelector("h1");
+  if (heading) {
+    heading.id = "correct-title";
+    dialog.setAttribute("aria-labelledby", "correct-title");
+  }
+  opened = number;
+  if (!dialog.open) dialog.showModal();
+  document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true, dialog: true } }));
+  form.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
+// What the server's page would say of the save ("Hand 1 corrected; later hands re-scored."),
+// where it says it: above the sheet for the sheet's undo and corrections (as sheet.js puts
+// it), at the top of the page for the rest.
+function saidOfIt(text, fromSheet) {
+  document.querySelectorAll("#main .flashes[data-offline-said]").forEach((old) => old.remove());
+  const flashes = Object.assign(document.createElement("div"), { className: "flashes" });
+  flashes.setAttribute("role", "status");
+  flashes.dataset.offlineSaid = "";
+  flashes.append(Object.assign(document.createElement("p"), { className: "flash flash-success", textContent: text }));
+  const heading = fromSheet && document.querySelector("#main .sheet-card h2");
+  const outbox = document.getElementById("outbox");
+  if (heading) heading.after(flashes);
+  else if (outbox && outbox.parentNode) outbox.after(flashes);
+  else document.getElementById("main").prepend(flashes);
+}
+
+function shownCorrected(number) {
+  const link = document.querySelector(`#main .sheet tr[data-line="${number}"] a.hand-link`);
+  const row = link && link.closest("tr");
+  if (!row) return;
+  row.classList.add("just-corrected");
+  link.focus({ preventScroll: true });
+  row.scrollIntoView({ block: "center" });
+}
+
+function corrections() {
+  document.addEventListener("click", (event) => {
+    if (navigator.onLine || !kept() || !running || event.button !== 0) return;
+    const link = event.target.closest("a[href]");
+    if (!link) return;
+    // The form's way back to the game: here it only closes the dialog.
+    if (box && box.contains(link)) {
+      if (new URL(link.href).pathname === location.pathname) {
+        event.preventDefault();
+        box.close();
+      }
+      return;
+    }
+    const found = link.matches("#main .sheet a.hand-link") && link.getAttribute("href").match(/\/hands\/(\d+)\/edit$/);
+    const ahead = found && aheadKept();
+    const html = ahead && ahead.corrections && ahead.corrections[found[1]];
+    if (!html) return;
+    event.preventDefault();
+    event.stopImmediatePropagation(); // not sheet.js's: it asks the server
+    correct(Number(found[1]), html);
+  }, true);
+}
+
+// The forms a save offline is checked here for: those saved in place (the entry, "Change a
+// bid"), the undo under the sheet's last hand, and the correction form in the dialog.
+const offlineForm = (form) => "inplace" in form.dataset || Boolean(form.closest(".undo-row")) || Boolean(box && box.contains(form));
 
 // Online, the phone answers first: a save of the game page's form goes to the server as
 // ever (app.js: in place, its idempotency key), and meanwhile the phone's rules check it; if
@@ -277,11 +520,15 @@ function putBack() {
 function intercept() {
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (event.defaultPrevented || !kept() || !ready || !data || !("inplace" in form.dataset)) return;
+    if (event.defaultPrevented || !kept() || !ready || !data || !offlineForm(form)) return;
     const asked = request(form, event.submitter);
     if (!asked) return;
     typed = null;
-    if (navigator.onLine) {
+    // The undo or a correction while saves kept on this phone still wait (the link just
+    // came back): made on the phone's record, so checked here and sent after them, in order.
+    const behind = !("inplace" in form.dataset) && window.Outbox && Outbox.count > 0;
+    if (navigator.onLine && !behind) {
+      if (!("inplace" in form.dataset)) return; // the server's answer, as ever
       // The phone answers first, the server's save goes on (app.js), with the saves kept on
       // this phone first if any (then the outbox's answer is the page's, as today).
       // The phone's answer right after: the server's request is on its way first.
@@ -291,8 +538,9 @@ function intercept() {
     }
     event.preventDefault();
     event.stopImmediatePropagation();
-    checkHere(form, event.submitter);
+    checkHere(form, event.submitter).then(() => navigator.onLine && window.Outbox && Outbox.flush());
   }, true);
+  corrections();
   document.addEventListener("sk:unanswered", unanswered);
   document.addEventListener("change", noteTyped);
   document.addEventListener("input", noteTyped);
@@ -321,6 +569,7 @@ if (gameId) {
       intercept();
       // The page again with no link (the worker's copy of the last page seen online): the
       // game as the phone has it since, at its step.
+      if (!navigator.onLine) noteDrawn();
       if (!navigator.onLine && kept() && data.state) advance(data.state, stepAhead(data.state));
     });
 }

@@ -6,6 +6,8 @@
 //   -> {state} or {refused: [{code, message, field, hand}]}
 //   const answer = await rules.save(urls, {...the same, members, action, number, phase, form});
 //   -> {entries, state} or {refused: [...]}: a save of the game page's form, as the server's
+//   const answer = await rules.fields(urls, {...play's, number});
+//   -> {fields} or {refused: [...]}: hand ``number`` as its correction form's fields
 let started = null;
 
 export function start(urls) {
@@ -32,4 +34,9 @@ export async function play(urls, request) {
 export async function save(urls, request) {
   const portable = await start(urls);
   return JSON.parse(portable.save_json(JSON.stringify(request), "/rules/languages"));
+}
+
+export async function fields(urls, request) {
+  const portable = await start(urls);
+  return JSON.parse(portable.fields_json(JSON.stringify(request), "/rules/languages"));
 }

@@ -10,7 +10,9 @@ and the server's game is the phone's."""
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -270,5 +272,109 @@ def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(
     context.set_offline(False)
     wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
     assert server_state(app, game) == phone["state"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
+
+
+def test_an_undo_and_a_correction_offline_then_synced(browser, live_server, make_app):
+    """Offline, on a 390x844 phone: 3 hands of a 4-player Oh Hell game (the hook on), the last
+    one undone from the sheet (the entry back at hand 3's bids, its row gone, the undo now
+    under hand 2), hand 1 corrected from the sheet (its form as the server made it ahead,
+    filled in from the phone's record; a bid the hook forbids refused with the server's
+    message; then saved: the row and the totals redrawn at once), 2 more hands. The link
+    back, the 12 saves go in order, and the server's game is the phone's, hand by hand."""
+    players = SEVEN[:4]
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, players=players, options={"hook": True, "max_cards": 5}
+    )
+    context = page.context
+    page.on("dialog", lambda dialog: dialog.accept())  # "Undo hand 3?"
+    context.set_offline(True)
+    for number in (1, 2, 3):
+        expect(page.locator("#now h1")).to_contain_text(f"Hand {number}")
+        play_hand(page, number)
+    expect(page.locator("#now h1")).to_contain_text("Hand 4")
+    rows = page.locator("table.sheet > tbody > tr[data-line]")
+    expect(rows).to_have_count(3)
+
+    page.locator(".undo-row button").click()
+    expect(page.locator("#now h1")).to_contain_text("Hand 3")
+    expect(page.locator("form[data-bids-form] input[name=number]")).to_have_value("3")
+    expect(rows).to_have_count(2)
+    expect(page.locator(".sheet-card .flash-success")).to_have_text("Hand 3 removed.")
+    expect(page.locator(".undo-row form")).to_have_attribute(
+        "action", f"/games/{game}/hands/2/undo"
+    )
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert len(phone["state"]["hands"]) == 2
+
+    # Hand 1 (1 card, Ann deals, Ben bids first and took the trick): corrected.
+    page.locator('table.sheet tr[data-line="1"] a.hand-link').click()
+    dialog = page.locator("dialog[data-offline-correction][open]")
+    form = dialog.locator("form")
+    expect(dialog.locator("h1")).to_have_text("Correct hand 1")
+    expect(form.locator('input[name="trick-1"][value="1"]')).to_be_checked()  # Ben's trick
+    expect(form.locator('input[name="bid-0"][value="0"]')).to_be_checked()
+    form.locator('input[name="bid-2"][value="1"]').locator("xpath=..").click()  # Cy bids 1
+    form.locator('input[name="trick-2"][value="1"]').locator("xpath=..").click()
+    form.locator('input[name="trick-1"][value="0"]').locator("xpath=..").click()
+    form.locator("button[type=submit]").click()
+    refusal = form.locator("[data-offline-error]")
+    expect(refusal).to_have_attribute("data-offline-error", "hook_violation")
+    offline_message = refusal.inner_text()
+    assert "Ann is the dealer and may not bid 0" in offline_message
+    screenshot(page, "play-offline-correction-refused")
+    form.locator('input[name="bid-0"][value="1"]').locator("xpath=..").click()  # Ann bids 1
+    screenshot(page, "play-offline-correction")
+    form.locator("button[type=submit]").click()
+    expect(dialog).to_have_count(0)
+    corrected = page.locator('table.sheet tr[data-line="1"]')
+    expect(corrected).to_have_class(re.compile("just-corrected"))
+    said = page.locator(".sheet-card .flash-success")
+    expect(said).to_have_text("Hand 1 corrected; later hands re-scored.")
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    hand = phone["state"]["hands"][0]
+    assert hand["input"]["bids"] == {"Ann": 1, "Ben": 0, "Cy": 1, "Dee": 0}
+    assert hand["points"] == {"Ann": 0, "Ben": 10, "Cy": 11, "Dee": 10}
+    expect(corrected.locator('td[data-col="Cy"] .pts')).to_have_text("11")
+    for name, total in phone["state"]["totals"].items():  # the sheet's totals and the entry's
+        expect(page.locator(f'table.sheet tfoot td[data-col="{name}"]')).to_have_text(
+            str(total).replace("-", "−")
+        )
+    screenshot(page, "play-offline-corrected-sheet")
+
+    for number in (3, 4):
+        expect(page.locator("#now h1")).to_contain_text(f"Hand {number}")
+        play_hand(page, number)
+    expect(page.locator("#now h1")).to_contain_text("Hand 5")
+    expect(rows).to_have_count(4)
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert [hand["status"] for hand in phone["state"]["hands"]] == ["scored"] * 4
+    assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == 12
+    with app.app_context():
+        assert not db.session.get(Game, game).hands  # nothing reached the server yet
+
+    context.set_offline(False)
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    server = server_state(app, game)
+    assert server["totals"] == phone["state"]["totals"]
+    assert [hand["input"] for hand in server["hands"]] == [
+        hand["input"] for hand in phone["state"]["hands"]
+    ]
+    assert server == phone["state"]
+    # The same refused correction sent to the server: its message is the phone's.
+    token = page.locator("input[name=csrf_token]").first.get_attribute("value")
+    fields = {"csrf_token": token, "seats": "0,1,2,3", "phase": "both", "idempotency_key": "x1"}
+    fields |= {"bid-0": "0", "bid-1": "0", "bid-2": "1", "bid-3": "0"}
+    fields |= {"trick-0": "0", "trick-1": "0", "trick-2": "1", "trick-3": "0"}
+    answer = page.request.post(f"/games/{game}/hands/1", form=fields)
+    assert answer.status == 422
+    assert html.escape(offline_message, quote=False) in answer.text()
+    assert server_state(app, game) == server
+    with app.app_context():  # the steps ahead of the game as synced kept (none still on its way)
+        version = db.session.get(Game, game).version
+    wait_until(
+        page, f"() => JSON.parse(localStorage.getItem('sk-ahead-{game}')).version === {version}"
+    )
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()

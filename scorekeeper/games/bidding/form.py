@@ -42,6 +42,22 @@ def typed(form: Mapping[str, str], players: list[str]) -> dict[str, Any]:
     return found
 
 
+def fields(entry: Mapping[str, Any], players: list[str]) -> dict[str, str]:
+    """A hand's entry as its correction form's fields (``read``'s the other way round): what a
+    phone playing offline writes into the correction form made ahead."""
+    found: dict[str, str] = {}
+    for prefix, key in (("bid", "bids"), ("trick", "tricks")):
+        values = entry.get(key) or {}
+        found.update(
+            {
+                f"{prefix}-{seat}": str(values[name])
+                for seat, name in enumerate(players)
+                if values.get(name) is not None
+            }
+        )
+    return found
+
+
 def sample(state: Any, players: list[str]) -> tuple[str, dict[str, str]] | None:
     """A filled-in form for the step the game waits for (its phase and fields), any the rules
     take: the server renders the forms of the steps after it from it, ahead, for a phone that

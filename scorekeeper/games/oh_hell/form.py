@@ -25,3 +25,8 @@ typed = bidding.typed
 
 #: A filled-in form for the next step (the forms of the steps ahead, for offline play).
 sample = bidding.sample
+
+
+def fields(entry: Mapping[str, Any], players: list[str]) -> dict[str, str]:
+    """A hand's entry as its correction form's fields, its trump with them."""
+    return {**bidding.fields(entry, players), "trump": entry.get("trump") or ""}

@@ -26,3 +26,11 @@ def sample(state: Any, players: list[str]) -> tuple[str, dict[str, str]] | None:
     if not state.next:
         return None
     return "points", {f"point-{seat}": "0" for seat in range(len(players))}
+
+
+def fields(entry: Mapping[str, Any], players: list[str]) -> dict[str, str]:
+    """A round's entry as its correction form's fields (``read``'s the other way round)."""
+    points = entry.get("points") or {}
+    return {
+        f"point-{seat}": str(points[name]) for seat, name in enumerate(players) if name in points
+    }

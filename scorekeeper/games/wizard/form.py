@@ -31,3 +31,10 @@ typed = bidding.typed
 
 #: A filled-in form for the next step (the forms of the steps ahead, for offline play).
 sample = bidding.sample
+
+
+def fields(entry: Mapping[str, Any], players: list[str]) -> dict[str, str]:
+    """A hand's entry as its correction form's fields, the turned card's effect with them."""
+    trump = entry.get("trump") or ""
+    chosen = CHOSE if trump and entry.get("trump_chosen") else ""
+    return {**bidding.fields(entry, players), "trump": f"{chosen}{trump}"}
