@@ -9,8 +9,8 @@ import html
 import re
 
 from scorekeeper.extensions import db
-from scorekeeper.games.hearts import form as hearts_form
 from scorekeeper.games import portable
+from scorekeeper.games.hearts import form as hearts_form
 from scorekeeper.games.oh_hell import form as oh_hell_form
 from scorekeeper.models import Game
 from scorekeeper.services import games
