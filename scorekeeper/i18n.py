@@ -21,6 +21,7 @@ from flask import Flask
 from flask import g
 from flask import has_request_context
 from flask import request
+from flask.globals import _cv_request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel
 from flask_babel import get_locale
@@ -56,23 +57,33 @@ def select_locale() -> str:
     return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
+def _environ() -> dict | None:
+    """The current request's WSGI environ, or None outside a request: read from Flask's
+    context variable itself, not through the ``request`` proxy (a page asks hundreds of
+    times, for every number and word it shows)."""
+    context = _cv_request.get(None)
+    return None if context is None else context.request.environ
+
+
 def locale_code() -> str:
     """The reader's language code, looked up once per request (a page asks hundreds of times)."""
-    if not has_request_context():
+    environ = _environ()
+    if environ is None:
         return str(get_locale() or "en")
-    known = request.environ.get("scorekeeper.locale")
+    known = environ.get("scorekeeper.locale")
     if known is None:
-        known = request.environ["scorekeeper.locale"] = str(get_locale() or "en")
+        known = environ["scorekeeper.locale"] = str(get_locale() or "en")
     return known
 
 
 def _translations():
     """The reader's catalog, looked up once per request."""
-    if not has_request_context():
+    environ = _environ()
+    if environ is None:
         return get_translations()
-    known = request.environ.get("scorekeeper.translations")
+    known = environ.get("scorekeeper.translations")
     if known is None:
-        known = request.environ["scorekeeper.translations"] = get_translations()
+        known = environ["scorekeeper.translations"] = get_translations()
     return known
 
 
