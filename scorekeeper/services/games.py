@@ -9,6 +9,7 @@ changed then) and writes the entry and every derived copy in one transaction
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from collections.abc import Sequence
 from contextlib import suppress
@@ -266,7 +267,11 @@ def get_game(account: Account, game_id: int) -> Game:
     """The account's game with its seats, players, changes and night (one query), or 404 for
     anyone else's; its hands (one more query) unless this worker keeps the game (``kept``),
     whose saves and pages need none of them."""
-    game = db.session.execute(game_query(account, game_id)).unique().scalar_one_or_none()
+    game = (
+        db.session.execute(_game_by_id(), {"game_id": game_id, "account_id": account.id})
+        .unique()
+        .scalar_one_or_none()
+    )
     if game is None:
         raise NotFound(_("That game was not found."))
     if snapshots.get(game, setup_for(game)) is None:
@@ -282,15 +287,26 @@ def game_query(account: Account, game_id: int, *also):
     are read (joined to the seats, a 400-round game of two came back as 800 rows, each
     decoding the game's JSON columns again), and a game kept by this worker (``kept``) is
     shown and saved without reading them (bench/long_game.py)."""
+    return _game_select(game_id, account.id, *also)
+
+
+def _game_select(game_id, account_id, *also):
     return (
         sa.select(Game, *also)
-        .where(Game.id == game_id, Game.account_id == account.id)
+        .where(Game.id == game_id, Game.account_id == account_id)
         .options(
             joinedload(Game.seats),
             joinedload(Game.changes),
             joinedload(Game.night),
         )
     )
+
+
+@functools.cache
+def _game_by_id() -> sa.Select:
+    """``game_query``'s SELECT built once per process, with the game's and the account's ids
+    as parameters: building it on every request cost more than running it (0.3 ms)."""
+    return _game_select(sa.bindparam("game_id"), sa.bindparam("account_id"))
 
 
 def whole_game() -> tuple:
