@@ -10,6 +10,7 @@ changed then) and writes the entry and every derived copy in one transaction
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
 from contextlib import suppress
@@ -670,7 +671,7 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
         setup,
         state,
         expected,
-        conflict=_not_next(game, expected, expected),
+        conflict=functools.partial(_already_recorded, game.plugin.rules, expected),
         folded=folded,
         rows=[row],
     )
@@ -694,6 +695,12 @@ def _hand_row(game: Game, number: int) -> HandEntry:
     return db.session.scalars(
         sa.select(HandEntry).where(HandEntry.game_id == game.id, HandEntry.number == number)
     ).one()
+
+
+def _already_recorded(rules, number: int) -> Refusal:
+    """``_not_next`` for hand ``number`` when the game holds it already: worded only when a
+    save meets it (a concurrent save of the same hand), not for every save."""
+    return Refusal("not_next_hand", rules.phrase("already_recorded", number=number), "number")
 
 
 def _not_next(game: Game, number: int, recorded: int | None = None) -> Refusal:
@@ -962,7 +969,7 @@ def _save(
     setup: Setup,
     state: State,
     first: int,
-    conflict: Refusal | None = None,
+    conflict: Refusal | Callable[[], Refusal] | None = None,
     folded: Folded | None = None,
     rows: Sequence[HandEntry] | None = None,
 ) -> Played:
@@ -984,7 +991,7 @@ def _save(
         derived = results.store(game, game.plugin, setup, state, first, base=base)
     except (StaleDataError, sa.exc.IntegrityError):
         db.session.rollback()
-        raise (conflict or Refusal("conflict", CONFLICT)) from None
+        raise _conflict(conflict) from None
     commit(conflict)
     if folded is None:
         return Played(game, game.plugin, setup, state)
@@ -1009,14 +1016,22 @@ def _still_shown(hand_json, state: State) -> dict:
     return {number: kept for number, kept in dict(hand_json).items() if number <= count}
 
 
-def commit(conflict: Refusal | None = None) -> None:
+def _conflict(conflict: Refusal | Callable[[], Refusal] | None) -> Refusal:
+    """The refusal of a concurrent change: ``conflict`` (worded now when it is a function),
+    or the plain one."""
+    if callable(conflict):
+        return conflict()
+    return conflict or Refusal("conflict", CONFLICT)
+
+
+def commit(conflict: Refusal | Callable[[], Refusal] | None = None) -> None:
     """Commit, or answer a concurrent change (a stale version, a broken constraint) with a
     409 refusal and nothing half-saved."""
     try:
         db.session.commit()
     except (StaleDataError, sa.exc.IntegrityError):
         db.session.rollback()
-        raise (conflict or Refusal("conflict", CONFLICT)) from None
+        raise _conflict(conflict) from None
 
 
 # The state in the API (its "game state"), built from the game's own models -----------------
