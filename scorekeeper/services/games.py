@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -658,15 +659,12 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
     else:
         kept = entries_of(game, setup)
         state = _replay(game.plugin, setup, [*kept, dict(entry)], kept, len(kept))
+    row: HandEntry | HandRow
     if _hands_loaded(game):
         row = HandEntry(number=expected, input={})
         game.hands.append(row)
-        rows = [row]
-    else:
-        # The kept tally holds the record: the hands stored are not read, and the new one's
-        # row is inserted by ``_save`` as it is (no object for the session's flush to work
-        # out beside the game's: that was a fifth of a save's time under load).
-        rows = []
+    else:  # the kept tally holds the record: the hands stored are not read
+        row = HandRow(expected, {}, new=True)
     game.draft = None  # what the phones entered for this hand is in it now (services.seats)
     # Two phones sending the same hand: the second finds the game changed under it.
     return _save(
@@ -676,8 +674,7 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
         expected,
         conflict=functools.partial(_already_recorded, game.plugin.rules, expected),
         folded=folded,
-        rows=rows,
-        added=not rows,
+        rows=[row],
     )
 
 
@@ -705,6 +702,68 @@ def _already_recorded(rules, number: int) -> Refusal:
     """``_not_next`` for hand ``number`` when the game holds it already: worded only when a
     save meets it (a concurrent save of the same hand), not for every save."""
     return Refusal("not_next_hand", rules.phrase("already_recorded", number=number), "number")
+
+
+@dataclass
+class HandRow:
+    """A hand's stored row read or written without the ORM (a kept game's save, whose hands
+    are not read): ``_save`` sets its ``input`` as ``HandEntry``'s, then writes it in one
+    prepared statement after the game's UPDATE (no object for the session's flush to work
+    out beside the game's: the flush was a fifth of a save's time under load)."""
+
+    number: int
+    input: dict
+    new: bool = False
+    updated_at: datetime | None = None
+
+
+@functools.cache
+def _row_statements() -> tuple[sa.Select, sa.Insert, sa.Update]:
+    """The SELECT, INSERT and UPDATE of ``HandRow``, built once per process."""
+    table = HandEntry.__table__
+    mine = sa.and_(
+        table.c.game_id == sa.bindparam("p_game"), table.c.number == sa.bindparam("p_number")
+    )
+    return (
+        sa.select(table.c.input).where(mine),
+        sa.insert(table),
+        table.update()
+        .where(mine)
+        .values(
+            input=sa.bindparam("p_input", type_=table.c.input.type),
+            updated_at=sa.bindparam("p_at", type_=table.c.updated_at.type),
+        ),
+    )
+
+
+def _stored_row(game: Game, number: int) -> HandRow:
+    """Hand ``number``'s stored input, read without the ORM."""
+    found = db.session.execute(
+        _row_statements()[0], {"p_game": game.id, "p_number": number}
+    ).scalar_one()
+    return HandRow(number, found)
+
+
+def _write_rows(game: Game, rows: Sequence[HandEntry | HandRow], now: datetime) -> None:
+    """The ``HandRow`` rows a save added or changed, written after the game's UPDATE (its
+    version checked first: a stale save is refused before it writes a hand)."""
+    written = [
+        row for row in rows if isinstance(row, HandRow) and (row.new or row.updated_at is not None)
+    ]
+    if not written:
+        return
+    db.session.flush()
+    connection = db.session.connection()
+    _select, insert, update = _row_statements()
+    for row in written:
+        if row.new:
+            values = {"game_id": game.id, "number": row.number, "input": row.input}
+            connection.execute(insert, {**values, "created_at": now, "updated_at": now})
+        else:
+            connection.execute(
+                update,
+                {"p_game": game.id, "p_number": row.number, "p_input": row.input, "p_at": now},
+            )
 
 
 def _not_next(game: Game, number: int, recorded: int | None = None) -> Refusal:
@@ -751,7 +810,7 @@ def update_hand(
         snapshot = snapshot or kept_state(game, setup)[1]
     if number == recorded and snapshot is not None and snapshot.last_is_hand:
         # The last entry of the record: fold it again onto the tally kept before it.
-        row = _hand_row(game, number)
+        row = _hand_row(game, number) if _hands_loaded(game) else _stored_row(game, number)
         entered = rules.from_seats(row.input, game.members)
         entry = dict(change) if replace else rules.merge(entered, change)
         tally = _fold_on(game, snapshot, snapshot.before, entry)
@@ -975,23 +1034,17 @@ def _save(
     first: int,
     conflict: Refusal | Callable[[], Refusal] | None = None,
     folded: Folded | None = None,
-    rows: Sequence[HandEntry] | None = None,
-    added: bool = False,
+    rows: Sequence[HandEntry | HandRow] | None = None,
 ) -> Played:
     """Store the normalised entries from hand ``first`` on and every derived copy; commit.
     A save ``folded`` onto the kept tally derives the copies of the hands from ``first`` on
     only, and keeps its tally once committed. ``rows``: the stored hands from ``first`` on
-    (default: read from the game). ``added``: hand ``first`` is new and has no row yet (the
-    hands were not read): its row is inserted after the game's UPDATE (its version checked)."""
+    (default: read from the game; ``HandRow`` ones are written by ``_write_rows``)."""
     rules = game.plugin.rules
     now = utcnow()
     members = game.members
     rows = game.hands[first - 1 :] if rows is None else rows
-    hands = state.hands[first - 1 :]
-    if added:
-        new_input = rules.to_seats(hands[0].input, members)
-        hands = hands[1:]
-    for row, hand in zip(rows, hands, strict=True):
+    for row, hand in zip(rows, state.hands[first - 1 :], strict=True):
         stored = rules.to_seats(hand.input, members)
         if row.input != stored:
             row.input = stored
@@ -999,18 +1052,7 @@ def _save(
     base = folded.base if folded is not None else None
     try:
         derived = results.store(game, game.plugin, setup, state, first, base=base)
-        if added:
-            db.session.flush()  # the game's row first: a stale version is refused before
-            db.session.connection().execute(
-                _hand_insert(),
-                {
-                    "game_id": game.id,
-                    "number": first,
-                    "input": new_input,
-                    "created_at": now,
-                    "updated_at": now,
-                },
-            )
+        _write_rows(game, rows, now)
     except (StaleDataError, sa.exc.IntegrityError):
         db.session.rollback()
         raise _conflict(conflict) from None
@@ -1028,12 +1070,6 @@ def _save(
         hand_json=kept,
     )
     return Played(game, game.plugin, setup, state, kept)
-
-
-@functools.cache
-def _hand_insert() -> sa.Insert:
-    """The INSERT of a new hand's row (``_save``), built once per process."""
-    return sa.insert(HandEntry.__table__)
 
 
 def _still_shown(hand_json, state: State) -> dict:
