@@ -110,10 +110,13 @@ class HandForm(ActionForm):
         (scorekeeper/views/idempotency.py): the form sent twice (a double tap, a resend after
         a lost answer) is saved once, and answered the same both times."""
         key = secrets.token_urlsafe(16)
-        return Markup(
-            f'{super().hidden_tag(*fields)}<input type="hidden" name="idempotency_key" '
-            f'value="{key}">'
-        )
+        # The same for every form of one page (the CSRF token and the seats): rendered once
+        # by the widgets, only the key is new for each form.
+        shown = self.__dict__.setdefault("_hidden_shown", {})
+        hidden = shown.get(fields)
+        if hidden is None:
+            hidden = shown[fields] = super().hidden_tag(*fields)
+        return Markup(f'{hidden}<input type="hidden" name="idempotency_key" value="{key}">')
 
 
 def show_refusal(form: FlaskForm, refusal: Refusal) -> None:
