@@ -222,8 +222,21 @@ def _filled(context, text: str, variables: dict) -> str:
 @pass_context
 def _template_gettext(context, message: str, **variables) -> str:
     """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
-    format string) with the numbers of the placeholders in the reader's digits."""
-    return _filled(context, gettext(message), variables)
+    format string) with the numbers of the placeholders in the reader's digits. A label
+    without placeholders is worked out once per catalog (a page shows a hundred)."""
+    translations = _translations()
+    if variables:
+        return _filled(context, translations.ugettext(message), variables)
+    plain = translations.__dict__.setdefault(_PLAIN, {})
+    key = (message, context.eval_ctx.autoescape)
+    found = plain.get(key)
+    if found is None:
+        found = plain[key] = _filled(context, translations.ugettext(message), {})
+    return found
+
+
+#: Where a catalog keeps the labels ``_template_gettext`` worked out.
+_PLAIN = "_scorekeeper_plain"
 
 
 @pass_context
