@@ -120,10 +120,22 @@ def _native_digits(text: str, code: str) -> str:
     return text.translate(table) if table else text
 
 
+#: The whole numbers a page shows most (scores, bids, hand numbers), as each language writes
+#: them: worked out once per process (a game page shows hundreds).
+_SMALL: dict[tuple[str, int], str] = {}
+SMALL_LIMIT = 1000
+
+
 def number(value) -> str:
     """A number as the reader writes it (Bengali digits in Bengali; a real minus sign).
     Scores are not grouped in thousands (a score sheet reads 1000, as the table writes it)."""
     code = locale_code()
+    if type(value) is int and -SMALL_LIMIT <= value <= SMALL_LIMIT:
+        key = (code, value)
+        found = _SMALL.get(key)
+        if found is None:
+            found = _SMALL[key] = _native_digits(str(value), code).replace("-", "−")
+        return found
     if isinstance(value, int):  # any size (Babel's decimal context stops at 28 digits)
         text = str(value)
     else:
