@@ -5,7 +5,9 @@ as fast as the server answers, for ``--seconds`` after a short warm-up, either
 
 - through the API (``POST /api/v1/games/<id>/hands``, the whole hand in one request), or
 - through the pages as the phone does (the bids form, then the tricks form, each saved in
-  place with the page's ``X-Fragment`` header and CSRF token: two requests a hand).
+  place with the page's ``X-Fragment`` header and CSRF token: two requests a hand; with
+  ``X-Sheet-Rows``, the game's version the page shows, as static/js/app.js sends it: the
+  answer holds the sheet's lines from the saved hand on).
 
 Prints, for each database and path, the hands saved per second and the p50/p95/p99 time of
 one save request (ms), with the load average. SQLite in a temporary folder, and PostgreSQL
@@ -213,6 +215,8 @@ def api_loop(client: Client, stop: threading.Event, record, ready) -> None:
 _FORM = re.compile(r"<form\b([^>]*)>(.*?)</form>", re.S)
 _INPUT = re.compile(r"<input\b([^>]*)>")
 _ATTR = re.compile(r'([\w-]+)(?:="([^"]*)")?')
+#: The game's version the page shows (``data-version`` of ``data-game-page``).
+_VERSION = re.compile(r'data-game-page data-version="(\d+)"')
 
 
 def form_of(html: str, marker: str) -> dict | None:
@@ -259,6 +263,9 @@ def pages_loop(client: Client, stop: threading.Event, record, ready) -> None:
         for seat in range(len(PLAYERS)):
             fields[f"{prefix}-{seat}"] = str(cards if seat == first else 0)
         headers = {"Content-Type": "application/x-www-form-urlencoded", "X-Fragment": "1"}
+        shown = _VERSION.search(html)
+        if shown:  # as the page's script does (static/js/app.js): the sheet's new lines only
+            headers["X-Sheet-Rows"] = shown.group(1)
         started = time.perf_counter()
         status, html = client.request("POST", form["action"], urlencode(fields).encode(),
                                       headers)  # fmt: skip

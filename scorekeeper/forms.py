@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 
+from babel import support
+from flask import current_app
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_wtf import FlaskForm
@@ -15,12 +18,31 @@ from wtforms import PasswordField
 from wtforms import StringField
 from wtforms import SubmitField
 from wtforms import TextAreaField
+from wtforms.i18n import messages_path
 from wtforms.validators import ValidationError
 
 from scorekeeper.errors import Refusal
+from scorekeeper.i18n import locale_code
 
 
-class SignupForm(FlaskForm):
+@functools.cache
+def _wtforms_catalog(code: str) -> support.Translations:
+    """WTForms' own messages in language ``code``, read from its folder once per process."""
+    return support.Translations.load(messages_path(), [code], domain="wtforms")
+
+
+class Form(FlaskForm):
+    """The app's forms: Flask-WTF's, with WTForms' own catalog read once per language and
+    process (Flask-WTF reads it from disk again on every request that makes a form)."""
+
+    class Meta(FlaskForm.Meta):
+        def get_translations(self, form):
+            if not current_app.config.get("WTF_I18N_ENABLED", True):
+                return super().get_translations(form)
+            return _wtforms_catalog(locale_code())
+
+
+class SignupForm(Form):
     username = StringField(
         lazy_gettext("Username"), render_kw={"autocomplete": "username", "autocapitalize": "none"}
     )
@@ -35,7 +57,7 @@ class SignupForm(FlaskForm):
             raise ValidationError(_("The two passwords differ."))
 
 
-class LoginForm(FlaskForm):
+class LoginForm(Form):
     username = StringField(
         lazy_gettext("Username"), render_kw={"autocomplete": "username", "autocapitalize": "none"}
     )
@@ -46,7 +68,7 @@ class LoginForm(FlaskForm):
     submit = SubmitField(lazy_gettext("Log in"))
 
 
-class PasswordForm(FlaskForm):
+class PasswordForm(Form):
     """A new password: the current one, the new one twice. None of them is ever shown again
     (a refused form comes back with the three fields empty)."""
 
@@ -62,17 +84,17 @@ class PasswordForm(FlaskForm):
     submit = SubmitField(lazy_gettext("Change password"))
 
 
-class PlayerForm(FlaskForm):
+class PlayerForm(Form):
     name = StringField(lazy_gettext("Name"), render_kw={"autocomplete": "off", "maxlength": 40})
     submit = SubmitField(lazy_gettext("Add player"))
 
 
-class RenameForm(FlaskForm):
+class RenameForm(Form):
     name = StringField(lazy_gettext("New name"), render_kw={"autocomplete": "off", "maxlength": 40})
     submit = SubmitField(lazy_gettext("Rename"))
 
 
-class ActionForm(FlaskForm):
+class ActionForm(Form):
     """A button that changes something: only the CSRF token travels."""
 
 
@@ -88,10 +110,13 @@ class HandForm(ActionForm):
         (scorekeeper/views/idempotency.py): the form sent twice (a double tap, a resend after
         a lost answer) is saved once, and answered the same both times."""
         key = secrets.token_urlsafe(16)
-        return Markup(
-            f'{super().hidden_tag(*fields)}<input type="hidden" name="idempotency_key" '
-            f'value="{key}">'
-        )
+        # The same for every form of one page (the CSRF token and the seats): rendered once
+        # by the widgets, only the key is new for each form.
+        shown = self.__dict__.setdefault("_hidden_shown", {})
+        hidden = shown.get(fields)
+        if hidden is None:
+            hidden = shown[fields] = super().hidden_tag(*fields)
+        return Markup(f'{hidden}<input type="hidden" name="idempotency_key" value="{key}">')
 
 
 def show_refusal(form: FlaskForm, refusal: Refusal) -> None:
@@ -108,7 +133,7 @@ def show_refusal(form: FlaskForm, refusal: Refusal) -> None:
 # (Appended with their own imports; the lead may move these two up to the others.)
 
 
-class NightForm(FlaskForm):
+class NightForm(Form):
     """A game night. The date is read as typed; the nights service checks and words it."""
 
     date = StringField(lazy_gettext("Date"), render_kw={"type": "date"})
@@ -126,7 +151,7 @@ class NightForm(FlaskForm):
     submit = SubmitField(lazy_gettext("Start the night"))
 
 
-class RestoreForm(FlaskForm):
+class RestoreForm(Form):
     """Upload a backup file; the backup service reads and checks it."""
 
     backup = FileField(

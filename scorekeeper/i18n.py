@@ -21,6 +21,7 @@ from flask import Flask
 from flask import g
 from flask import has_request_context
 from flask import request
+from flask.globals import _cv_request
 from flask.json.provider import DefaultJSONProvider
 from flask_babel import Babel
 from flask_babel import get_locale
@@ -56,23 +57,33 @@ def select_locale() -> str:
     return request.accept_languages.best_match(LANGUAGES) or "en"
 
 
+def _environ() -> dict | None:
+    """The current request's WSGI environ, or None outside a request: read from Flask's
+    context variable itself, not through the ``request`` proxy (a page asks hundreds of
+    times, for every number and word it shows)."""
+    context = _cv_request.get(None)
+    return None if context is None else context.request.environ
+
+
 def locale_code() -> str:
     """The reader's language code, looked up once per request (a page asks hundreds of times)."""
-    if not has_request_context():
+    environ = _environ()
+    if environ is None:
         return str(get_locale() or "en")
-    known = request.environ.get("scorekeeper.locale")
+    known = environ.get("scorekeeper.locale")
     if known is None:
-        known = request.environ["scorekeeper.locale"] = str(get_locale() or "en")
+        known = environ["scorekeeper.locale"] = str(get_locale() or "en")
     return known
 
 
 def _translations():
     """The reader's catalog, looked up once per request."""
-    if not has_request_context():
+    environ = _environ()
+    if environ is None:
         return get_translations()
-    known = request.environ.get("scorekeeper.translations")
+    known = environ.get("scorekeeper.translations")
     if known is None:
-        known = request.environ["scorekeeper.translations"] = get_translations()
+        known = environ["scorekeeper.translations"] = get_translations()
     return known
 
 
@@ -109,10 +120,22 @@ def _native_digits(text: str, code: str) -> str:
     return text.translate(table) if table else text
 
 
+#: The whole numbers a page shows most (scores, bids, hand numbers), as each language writes
+#: them: worked out once per process (a game page shows hundreds).
+_SMALL: dict[tuple[str, int], str] = {}
+SMALL_LIMIT = 1000
+
+
 def number(value) -> str:
     """A number as the reader writes it (Bengali digits in Bengali; a real minus sign).
     Scores are not grouped in thousands (a score sheet reads 1000, as the table writes it)."""
     code = locale_code()
+    if type(value) is int and -SMALL_LIMIT <= value <= SMALL_LIMIT:
+        key = (code, value)
+        found = _SMALL.get(key)
+        if found is None:
+            found = _SMALL[key] = _native_digits(str(value), code).replace("-", "−")
+        return found
     if isinstance(value, int):  # any size (Babel's decimal context stops at 28 digits)
         text = str(value)
     else:
@@ -211,8 +234,21 @@ def _filled(context, text: str, variables: dict) -> str:
 @pass_context
 def _template_gettext(context, message: str, **variables) -> str:
     """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
-    format string) with the numbers of the placeholders in the reader's digits."""
-    return _filled(context, gettext(message), variables)
+    format string) with the numbers of the placeholders in the reader's digits. A label
+    without placeholders is worked out once per catalog (a page shows a hundred)."""
+    translations = _translations()
+    if variables:
+        return _filled(context, translations.ugettext(message), variables)
+    plain = translations.__dict__.setdefault(_PLAIN, {})
+    key = (message, context.eval_ctx.autoescape)
+    found = plain.get(key)
+    if found is None:
+        found = plain[key] = _filled(context, translations.ugettext(message), {})
+    return found
+
+
+#: Where a catalog keeps the labels ``_template_gettext`` worked out.
+_PLAIN = "_scorekeeper_plain"
 
 
 @pass_context

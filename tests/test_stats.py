@@ -600,10 +600,11 @@ def test_a_save_upserts_the_statistics_in_one_order_whatever_the_game_s_stage(mo
 
     sent = []
     monkeypatch.setattr(
-        results.db.session, "execute", lambda statement, params: sent.append(params)
+        results.bulk, "insert_values", lambda head, width, rows, tail="": sent.append(rows)
     )
     old = [{"in_progress": 1, "hands": 2, "points": 7}, {"in_progress": 1, "hands": 2}]
     new = [{"won": 1, "played": 1, "hands": 3, "points": 9, "best": 9}, {"played": 1, "hands": 3}]
     results.apply_tally("oh_hell", "", [8, 3], old, [8, 3], new)
-    rows = [(row["player_id"], row["key"]) for row in sent[0]]
+    assert len(sent) == 1  # one statement
+    rows = [(player, key) for player, _kind, _variant, key, _value in sent[0]]
     assert rows == sorted(rows) and {player for player, _ in rows} == {3, 8}

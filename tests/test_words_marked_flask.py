@@ -37,7 +37,12 @@ TECHNICAL = {
         "COPY hand_result (",
         "INSERT INTO hand_result (",
     },
-    "services/results.py": {"INSERT INTO player_stat"},
+    "services/results.py": {
+        "INSERT INTO player_stat",
+        "INSERT INTO hand_result (",
+        " ON CONFLICT (",
+        " VALUES (:player_id",
+    },
     "services/bulk.py": {") FROM STDIN", "INSERT INTO ", ") VALUES "},
     "services/backup/stream.py": {r"[ \t\n\r]*"},
     # User-Agent patterns and the product names they stand for (a browser's own name).

@@ -93,3 +93,24 @@ def insert_sqlite(table: str, names: list[str], rows: Iterable[Iterable]) -> Non
         )
     if whole < len(flat):
         driver.execute(head + ", ".join([one] * ((len(flat) - whole) // width)), flat[whole:])
+
+
+def insert_values(head: str, width: int, rows: list[tuple], tail: str = "") -> None:
+    """A save's few rows in one multi-row statement ``head VALUES (...), (...) tail`` (a
+    chunk per MAX_VALUES values), sent as it is to the driver through the session's
+    connection (its events see it): SQLAlchemy's executemany works out every row's
+    parameters again, more time than the database takes for a hand's forty rows. What the
+    session holds is flushed first, as its own statements would."""
+    if not rows:
+        return
+    db.session.flush()
+    connection = db.session.connection()
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    one = "(" + ", ".join([mark] * width) + ")"
+    per = MAX_VALUES // width
+    for start in range(0, len(rows), per):
+        chunk = rows[start : start + per]
+        connection.exec_driver_sql(
+            f"{head} VALUES {', '.join([one] * len(chunk))}{tail}",
+            tuple(chain.from_iterable(chunk)),
+        )

@@ -21,6 +21,7 @@ rows' ``DELETE`` and the claim's ``INSERT`` (one transaction), the answer's ``UP
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import time
 from dataclasses import dataclass
@@ -76,6 +77,44 @@ def _insert(dialect: str):
     return (postgresql if dialect == "postgresql" else sqlite).insert(TABLE)
 
 
+# The statements of every keyed write, built once per process with their values as
+# parameters (building them on each request cost more than running them).
+
+
+@functools.cache
+def _expired() -> sa.Delete:
+    return TABLE.delete().where(TABLE.c.expires_at <= sa.bindparam("now", type_=sa.Float))
+
+
+@functools.cache
+def _claim(dialect: str) -> sa.Insert:
+    return (
+        _insert(dialect)
+        .values(
+            account_id=sa.bindparam("p_account"),
+            key=sa.bindparam("p_key"),
+            fingerprint=sa.bindparam("p_print"),
+            claimed_at=sa.bindparam("p_claimed"),
+            expires_at=sa.bindparam("p_expires"),
+        )
+        .on_conflict_do_nothing(index_elements=[TABLE.c.account_id, TABLE.c.key])
+        .returning(TABLE.c.id)
+    )
+
+
+@functools.cache
+def _answered() -> sa.Update:
+    return (
+        TABLE.update()
+        .where(TABLE.c.id == sa.bindparam("p_id"))
+        .values(
+            status=sa.bindparam("p_status"),
+            kept=sa.bindparam("p_kept", type_=TABLE.c.kept.type),
+            body=sa.bindparam("p_body", type_=TABLE.c.body.type),
+        )
+    )
+
+
 def claim(account_id: int, key: str, print_: str) -> Claim | Answer:
     """The key for this request (a ``Claim``), or the answer it already had (``Answer``).
 
@@ -86,7 +125,7 @@ def claim(account_id: int, key: str, print_: str) -> Claim | Answer:
     now = clock()
     deadline = now + WAIT
     with engine.begin() as connection:
-        connection.execute(TABLE.delete().where(TABLE.c.expires_at <= now))
+        connection.execute(_expired(), {"now": now})
         claimed = _try(connection, account_id, key, print_, now)
     while claimed is None:
         with engine.connect() as connection:
@@ -138,19 +177,16 @@ def claim(account_id: int, key: str, print_: str) -> Claim | Answer:
 
 def _try(connection, account_id: int, key: str, print_: str, now: float) -> Claim | None:
     """Insert the claim, unless the key is there already (then None)."""
-    statement = (
-        _insert(connection.dialect.name)
-        .values(
-            account_id=account_id,
-            key=key,
-            fingerprint=print_,
-            claimed_at=now,
-            expires_at=now + LIFETIME,
-        )
-        .on_conflict_do_nothing(index_elements=[TABLE.c.account_id, TABLE.c.key])
-        .returning(TABLE.c.id)
-    )
-    found = connection.execute(statement).scalar()
+    found = connection.execute(
+        _claim(connection.dialect.name),
+        {
+            "p_account": account_id,
+            "p_key": key,
+            "p_print": print_,
+            "p_claimed": now,
+            "p_expires": now + LIFETIME,
+        },
+    ).scalar()
     return None if found is None else Claim(found)
 
 
@@ -161,9 +197,8 @@ def finish(claimed: Claim, answer: Answer) -> None:
         kept["flashes"] = [list(pair) for pair in answer.flashes]
     with db.engine.begin() as connection:
         connection.execute(
-            TABLE.update()
-            .where(TABLE.c.id == claimed.id)
-            .values(status=answer.status, kept=kept, body=answer.body)
+            _answered(),
+            {"p_id": claimed.id, "p_status": answer.status, "p_kept": kept, "p_body": answer.body},
         )
 
 

@@ -31,6 +31,7 @@ from scorekeeper.models import HandResult
 from scorekeeper.models import PlayerStat
 from scorekeeper.models import Seat
 from scorekeeper.models import utcnow
+from scorekeeper.services import bulk
 from scorekeeper.services import ratings
 
 #: Figures every game has, besides its own facts. ``best`` is a maximum, not a sum.
@@ -51,14 +52,18 @@ END = 0
 
 #: Add a tally's difference to ``player_stat`` (``best`` keeps the larger value). The same
 #: SQL on SQLite (3.24 and newer) and PostgreSQL.
-UPSERT_STATS = sa.text(
-    "INSERT INTO player_stat (player_id, kind, variant, key, value) "
-    "VALUES (:player_id, :kind, :variant, :key, :value) "
-    "ON CONFLICT (player_id, kind, variant, key) DO UPDATE SET value = CASE "
+UPSERT_HEAD = 'INSERT INTO player_stat (player_id, kind, variant, "key", value)'
+UPSERT_TAIL = (
+    ' ON CONFLICT (player_id, kind, variant, "key") DO UPDATE SET value = CASE '
     "WHEN player_stat.key = 'best' THEN CASE WHEN excluded.value > player_stat.value "
     "THEN excluded.value ELSE player_stat.value END "
     "ELSE player_stat.value + excluded.value END"
 )
+UPSERT_STATS = sa.text(
+    f"{UPSERT_HEAD} VALUES (:player_id, :kind, :variant, :key, :value){UPSERT_TAIL}"
+)
+#: The hand results' INSERT, sent with its rows' values (``bulk.insert_values``).
+RESULTS_HEAD = 'INSERT INTO hand_result (game_id, number, seat, "key", value)'
 
 
 def status_of(state: State, game: Game | None = None) -> str:
@@ -285,9 +290,9 @@ def store(
     if game.id is None:
         db.session.flush()
     if derived.results:
-        db.session.execute(
-            sa.insert(HandResult),
-            [dict(zip(RESULT_COLUMNS, (game.id, *row), strict=True)) for row in derived.results],
+        game_id = game.id
+        bulk.insert_values(
+            RESULTS_HEAD, len(RESULT_COLUMNS), [(game_id, *row) for row in derived.results]
         )
     players_now = [seat.player.id for seat in game.seats]
     ratings.changed(game.account_id, game, before)
@@ -330,20 +335,16 @@ def apply_tally(
         if BEST in counts and best.get(player, counts[BEST] - 1) < counts[BEST]:
             lowered.add(player)
     params = [
-        {"player_id": player, "kind": kind, "variant": variant, "key": key, "value": value}
-        for (player, key), value in deltas.items()
-        if value
+        (player, kind, variant, key, value) for (player, key), value in deltas.items() if value
     ]
-    params += [
-        {"player_id": player, "kind": kind, "variant": variant, "key": BEST, "value": value}
-        for player, value in best.items()
-    ]
+    params += [(player, kind, variant, BEST, value) for player, value in best.items()]
     if params:
         # Rows in one order whatever the game's stage (on PostgreSQL each upsert locks its
         # rows: two saves of games with the same players, taking them in unlike orders,
-        # could each wait for the other: a deadlock, 409 to one of them).
-        params.sort(key=lambda row: (row["player_id"], row["key"]))
-        db.session.execute(UPSERT_STATS, params)
+        # could each wait for the other: a deadlock, 409 to one of them). One statement:
+        # each (player, key) comes once (a row may not be changed twice by one upsert).
+        params.sort(key=lambda row: (row[0], row[3]))
+        bulk.insert_values(UPSERT_HEAD, 5, params, UPSERT_TAIL)
     if lowered:
         recompute_best(lowered, kind, variant)
 

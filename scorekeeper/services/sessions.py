@@ -11,6 +11,7 @@ too.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
@@ -95,16 +96,23 @@ def start(account: Account, user_agent: str | None) -> Account:
     return _name(account, login, token)
 
 
+@functools.cache
+def _by_token() -> sa.Select:
+    """The SELECT of ``load``, built once per process (building it on every request cost
+    more than running it)."""
+    return (
+        sa.select(LoginSession, Account)
+        .join(Account, Account.id == LoginSession.account_id)
+        .where(LoginSession.token_hash == sa.bindparam("token_hash"))
+    )
+
+
 def load(token: str) -> Account | None:
     """The account of a login that still lasts (Flask-Login's user loader), or None: one
     query, and now and then one write of "last seen"."""
     if not isinstance(token, str) or not token or len(token) > TOKEN_MAX:
         return None
-    found = db.session.execute(
-        sa.select(LoginSession, Account)
-        .join(Account, Account.id == LoginSession.account_id)
-        .where(LoginSession.token_hash == _hash(token))
-    ).first()
+    found = db.session.execute(_by_token(), {"token_hash": _hash(token)}).first()
     if found is None:
         return None
     login, account = found
