@@ -16,19 +16,83 @@ let ready = null; // the rules, started
 const kept = () => localStorage.getItem(STORE) !== null;
 const remember = () => localStorage.setItem(STORE, JSON.stringify(data));
 
-async function refresh() {
+// ``first``: the page just loaded (its steps ahead asked for again, at once); else after a
+// save answered online, asked for only when the kept ones no longer cover offline play.
+async function refresh(first = false) {
   const response = await fetch(`/offline/play/${gameId}.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(response.statusText);
   data = await response.json();
   data.drawn = data.request.entries; // the record the page shows (as the server drew it)
   noteDrawn();
-  if (kept()) { remember(); fetchAhead().catch(() => {}); }
+  if (kept()) { remember(); wantAhead(first); }
   return data;
 }
 
 // The steps ahead (the server's page at each step still to come, by its own templates): of
 // each, the parts of the page a step changes (marked data-step: the hand's head, its forms).
 const AHEAD = `sk-ahead-${gameId}`;
+const OWN_SAVES = `sk-ahead-own-${gameId}`; // saves of this phone online since the version of the kept steps
+const AHEAD_LEFT = 6; // fewer steps than this kept ahead of the game's: more are asked for
+const AHEAD_GAP = 5000; // ms: at most one ask in this time, unless a step needed now is missing
+let asking = null; // the ask under way
+let askAgain = false; // something changed while it was out: looked at again when it lands
+let lastAsked = 0;
+let later = null; // the ask put off (AHEAD_GAP)
+
+// "h:s" of a step (offline_rules._step): its hands entered and scored.
+const stepNumbers = (step) => step.split(":").slice(0, 2).map(Number);
+
+// How many kept steps lie ahead of ``step`` (more hands entered or scored, none fewer).
+function stepsAfter(ahead, step) {
+  const [hands, scored] = stepNumbers(step);
+  return Object.keys(ahead.steps).filter((each) => {
+    const [h, s] = stepNumbers(each);
+    return h >= hands && s >= scored && h + s > hands + scored;
+  }).length;
+}
+
+// Why the steps ahead are to be asked for again: "now" (offline play would miss a page at
+// once: the game's step, the step an undo goes back to, a scored hand's correction form),
+// "soon" (few steps left ahead; another phone moved the game), or nothing.
+function aheadNeed() {
+  const ahead = aheadKept();
+  if (!ahead) return "now";
+  const needs = data && data.needs;
+  if (!needs || ahead.version >= data.version) return null; // nothing newer to be had
+  if (Object.keys(ahead.steps).length) {
+    const forms = ahead.corrections || {};
+    if (!ahead.steps[needs.step] || (needs.back && !ahead.steps[needs.back])) return "now";
+    if (needs.scored.some((number) => !forms[number])) return "now";
+    const over = Object.keys(ahead.steps).some((each) => each.endsWith(":over"));
+    if ((ahead.more || !over) && stepsAfter(ahead, needs.step) < AHEAD_LEFT) return "soon";
+  }
+  const own = Number(localStorage.getItem(OWN_SAVES) || 0);
+  return data.version > ahead.version + own ? "soon" : null;
+}
+
+// A save of this phone answered online (its version is not another phone's change).
+function ownSave() {
+  localStorage.setItem(OWN_SAVES, String(Number(localStorage.getItem(OWN_SAVES) || 0) + 1));
+}
+
+// The steps ahead asked for when they are needed (``force``: the switch turned on, the page
+// loaded): at most once in AHEAD_GAP, but at once when a page needed now is missing; one ask
+// at a time, what changed meanwhile looked at when it lands.
+function wantAhead(force = false) {
+  if (!kept() || !navigator.onLine) return;
+  if (asking) { askAgain = askAgain || force || Boolean(aheadNeed()); return; }
+  const need = force ? "now" : aheadNeed();
+  if (!need) return;
+  clearTimeout(later);
+  const wait = need === "now" ? 0 : lastAsked + AHEAD_GAP - Date.now();
+  if (wait > 0) { later = setTimeout(() => wantAhead(), wait); return; }
+  lastAsked = Date.now();
+  asking = fetchAhead().catch(() => {}).finally(() => {
+    asking = null;
+    if (askAgain) { askAgain = false; wantAhead(); }
+  });
+}
+
 async function fetchAhead() {
   const response = await fetch(`/offline/play/${gameId}/ahead.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(response.statusText);
@@ -44,7 +108,8 @@ async function fetchAhead() {
     steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
     sheetParts(page, sheet);
   }
-  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, steps, corrections: found.corrections || {}, ...sheet }));
+  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, corrections: found.corrections || {}, ...sheet }));
+  localStorage.setItem(OWN_SAVES, "0");
   const box = document.querySelector(".keep-offline");
   if (box) box.dataset.ahead = "";
 }
@@ -232,9 +297,10 @@ function theSwitch() {
       () => { state.textContent = ""; ready = null; });
   };
   input.addEventListener("change", () => {
-    if (input.checked) { remember(); start(); fetchAhead().catch(() => {}); return; }
+    if (input.checked) { remember(); start(); wantAhead(true); return; }
     localStorage.removeItem(STORE);
     localStorage.removeItem(AHEAD);
+    localStorage.removeItem(OWN_SAVES);
     pending = [];
     state.textContent = "";
     delete box.dataset.ready;
@@ -528,6 +594,7 @@ function intercept() {
     // came back): made on the phone's record, so checked here and sent after them, in order.
     const behind = !("inplace" in form.dataset) && window.Outbox && Outbox.count > 0;
     if (navigator.onLine && !behind) {
+      ownSave(); // the version it moves the game to is no other phone's change
       if (!("inplace" in form.dataset)) return; // the server's answer, as ever
       // The phone answers first, the server's save goes on (app.js), with the saves kept on
       // this phone first if any (then the outbox's answer is the page's, as today).
@@ -561,7 +628,7 @@ function intercept() {
 
 if (gameId) {
   const copy = localStorage.getItem(STORE);
-  (navigator.onLine ? refresh().catch(() => (copy ? JSON.parse(copy) : null)) : Promise.resolve(copy && JSON.parse(copy)))
+  (navigator.onLine ? refresh(true).catch(() => (copy ? JSON.parse(copy) : null)) : Promise.resolve(copy && JSON.parse(copy)))
     .then((found) => {
       data = data || found;
       if (!data) return;
