@@ -58,7 +58,8 @@ function aheadNeed() {
   const ahead = aheadKept();
   if (!ahead) return "now";
   const needs = data && data.needs;
-  if (!needs || ahead.version >= data.version) return null; // nothing newer to be had
+  const version = Math.max(data.version, heard);
+  if (!needs || ahead.version >= version) return null; // nothing newer to be had
   if (Object.keys(ahead.steps).length) {
     const forms = ahead.corrections || {};
     if (!ahead.steps[needs.step] || (needs.back && !ahead.steps[needs.back])) return "now";
@@ -67,8 +68,16 @@ function aheadNeed() {
     if ((ahead.more || !over) && stepsAfter(ahead, needs.step) < AHEAD_LEFT) return "soon";
   }
   const own = Number(localStorage.getItem(OWN_SAVES) || 0);
-  return data.version > ahead.version + own ? "soon" : null;
+  return version > ahead.version + own ? "soon" : null;
 }
+
+// The game's version last heard of from the page's live events (follow.js: a change made
+// on another phone, when the page is not loaded again for it).
+let heard = 0;
+document.addEventListener("sk:moved", (event) => {
+  heard = Math.max(heard, Number(event.detail.version) || 0);
+  if (data) wantAhead();
+});
 
 // A save of this phone answered online (its version is not another phone's change).
 function ownSave() {
