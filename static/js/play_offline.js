@@ -31,7 +31,7 @@ async function refresh(first = false) {
 // The steps ahead (the server's page at each step still to come, by its own templates): of
 // each, the parts of the page a step changes (marked data-step: the hand's head, its forms).
 const AHEAD = `sk-ahead-${gameId}`;
-const OWN_SAVES = `sk-ahead-own-${gameId}`; // saves of this phone online since the version of the kept steps
+const SEEN = `sk-ahead-seen-${gameId}`; // the version of the kept steps, moved on by saves of this page
 const AHEAD_LEFT = 6; // fewer steps than this kept ahead of the game's: more are asked for
 const AHEAD_GAP = 5000; // ms: at most one ask in this time, unless a step needed now is missing
 let asking = null; // the ask under way
@@ -67,8 +67,8 @@ function aheadNeed() {
     const over = Object.keys(ahead.steps).some((each) => each.endsWith(":over"));
     if ((ahead.more || !over) && stepsAfter(ahead, needs.step) < AHEAD_LEFT) return "soon";
   }
-  const own = Number(localStorage.getItem(OWN_SAVES) || 0);
-  return version > ahead.version + own ? "soon" : null;
+  const seen = Number(localStorage.getItem(SEEN) || ahead.version);
+  return version > seen ? "soon" : null;
 }
 
 // The game's version last heard of from the page's live events (follow.js: a change made
@@ -79,9 +79,12 @@ document.addEventListener("sk:moved", (event) => {
   if (data) wantAhead();
 });
 
-// A save of this phone answered online (its version is not another phone's change).
-function ownSave() {
-  localStorage.setItem(OWN_SAVES, String(Number(localStorage.getItem(OWN_SAVES) || 0) + 1));
+// A save of this page answered by the server: made on version ``from``, the game now at the
+// page's version. Made on the version last seen here, it is no change of another phone's.
+function ownSave(from) {
+  const page = document.querySelector("#main [data-game-page][data-version]");
+  const seen = localStorage.getItem(SEEN);
+  if (page && seen !== null && Number(seen) === Number(from)) localStorage.setItem(SEEN, page.dataset.version);
 }
 
 // The steps ahead asked for when they are needed (``force``: the switch turned on, the page
@@ -118,7 +121,7 @@ async function fetchAhead() {
     sheetParts(page, sheet);
   }
   localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, corrections: found.corrections || {}, ...sheet }));
-  localStorage.setItem(OWN_SAVES, "0");
+  localStorage.setItem(SEEN, String(found.version));
   const box = document.querySelector(".keep-offline");
   if (box) box.dataset.ahead = "";
 }
@@ -309,7 +312,7 @@ function theSwitch() {
     if (input.checked) { remember(); start(); wantAhead(true); return; }
     localStorage.removeItem(STORE);
     localStorage.removeItem(AHEAD);
-    localStorage.removeItem(OWN_SAVES);
+    localStorage.removeItem(SEEN);
     pending = [];
     state.textContent = "";
     delete box.dataset.ready;
@@ -603,7 +606,6 @@ function intercept() {
     // came back): made on the phone's record, so checked here and sent after them, in order.
     const behind = !("inplace" in form.dataset) && window.Outbox && Outbox.count > 0;
     if (navigator.onLine && !behind) {
-      ownSave(); // the version it moves the game to is no other phone's change
       if (!("inplace" in form.dataset)) return; // the server's answer, as ever
       // The phone answers first, the server's save goes on (app.js), with the saves kept on
       // this phone first if any (then the outbox's answer is the page's, as today).
@@ -625,6 +627,7 @@ function intercept() {
   document.addEventListener("sk:page", (event) => {
     if (event.detail && event.detail.offline) return; // drawn by the phone
     answers += 1;
+    if (event.detail && event.detail.from) ownSave(event.detail.from);
     putBack();
     const mine = pending.shift();
     if (mine) checked = mine.state;

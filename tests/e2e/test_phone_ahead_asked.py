@@ -16,6 +16,7 @@ from tests.browser import wait_until
 from tests.e2e.test_phone_play_offline import kept_on_the_phone
 from tests.e2e.test_phone_play_offline import play_hand
 from tests.e2e.test_phone_play_offline import server_state
+from tests.e2e.test_phone_play_offline import tap
 
 
 def version_of(app, game: int) -> int:
@@ -86,3 +87,62 @@ def test_online_saves_ask_few_steps_ahead_then_offline_play(browser, live_server
     assert server_state(app, game) == phone["state"]
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
+
+
+def test_a_missing_step_is_asked_at_once_another_phones_change_soon(browser, live_server, make_app):
+    """The steps kept cut down to the step now (as after a game that went where the steps
+    made ahead did not): the next save online asks at once, and the step it reached is kept.
+    Then a save made elsewhere (not by this page): this phone's next save asks again (at
+    most once in 5 s), and the steps kept are the server's game's."""
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
+    asked: list[str] = []
+    page.on("request", lambda request: "/ahead.json" in request.url and asked.append(request.url))
+    page.evaluate(
+        f"""() => {{
+          const ahead = JSON.parse(localStorage.getItem('sk-ahead-{game}'));
+          ahead.steps = {{"0:0": ahead.steps["0:0"]}};
+          localStorage.setItem('sk-ahead-{game}', JSON.stringify(ahead));
+        }}"""
+    )
+    version = version_of(app, game)
+    bids = page.locator("form[data-bids-form]")
+    order = bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
+    for name in order:
+        tap(bids, name, 0)
+    bids.locator("[data-save]").click()
+    until_saved(app, game, version + 1)
+    wait_until(
+        page, f"() => JSON.parse(localStorage.getItem('sk-ahead-{game}')).version === {version + 1}"
+    )
+    assert len(asked) == 1, asked
+    kept = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-ahead-{game}'))")
+    assert "1:0" in kept["steps"] and "1:1" in kept["steps"]
+
+    # Hand 1's tricks saved elsewhere (the same account, another phone).
+    token = page.locator("input[name=csrf_token]").first.get_attribute("value")
+    fields = {"csrf_token": token, "seats": "0,1,2,3,4,5,6", "phase": "tricks"}
+    fields |= {f"trick-{seat}": "0" for seat in range(7)} | {"idempotency_key": "elsewhere"}
+    fields["trick-1"] = "7"  # Ben, first in order (Ann deals), takes the 7 tricks
+    answer = page.request.post(f"/games/{game}/hands/1", form=fields)
+    assert answer.ok, answer.status
+    until_saved(app, game, version + 2)
+    asked.clear()
+    # This page (no live events: the game has no seat link) saves the same tricks: its
+    # answer says the game's version, one more than this phone's saves account for.
+    tricks = page.locator("form[data-tricks-form]")
+    for name in order:
+        tap(tricks, name, 0)
+    tap(tricks, order[0], 7)
+    tricks.locator("[data-save]").click()
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    wait_until(
+        page,
+        f"""async () => {{
+          const server = (await (await fetch('/offline/play/{game}.json')).json()).version;
+          return JSON.parse(localStorage.getItem('sk-ahead-{game}')).version === server;
+        }}""",
+        timeout=20_000,
+    )
+    assert len(asked) == 1, asked
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    page.context.close()
