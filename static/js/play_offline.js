@@ -271,7 +271,11 @@ function rowOf(hand, columns, ahead) {
   row.dataset.offlineRow = "";
   const head = ahead.heads[`${hand.number}:${hand.status}`];
   if (head) row.append(document.createRange().createContextualFragment(`<table><tr>${head}</tr></table>`).querySelector("th"));
-  else row.append(made("th", "")).firstChild.append(made("span", "num", hand.number));
+  else {
+    const cell = made("th", ""); // append() answers nothing: the head built, then appended
+    cell.append(made("span", "num", hand.number));
+    row.append(cell);
+  }
   for (const side of columns) {
     if (!hand.points || !(side in hand.points)) {
       row.append(made("td", hand.points ? "away" : "pending"));
