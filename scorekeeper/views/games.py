@@ -10,6 +10,7 @@ from flask import Blueprint
 from flask import abort
 from flask import flash
 from flask import g
+from flask import make_response
 from flask import redirect
 from flask import render_template
 from flask import request
@@ -369,7 +370,12 @@ def saved(result: Played, number: int | None = None, version: int | None = None)
     if wants_fragment():
         if number is not None and request.headers.get(SHEET_ROWS_HEADER) == str(version):
             setattr(g, SHEET_FROM, number)
-        return _render_game(result)
+        response = make_response(_render_game(result))
+        if version is not None:
+            # The version the save was made on (the page's is the one it made): a phone
+            # keeping the game tells its own changes from another phone's (play_offline.js).
+            response.headers["X-Version-From"] = str(version)
+        return response
     return redirect(url_for("games.show", game_id=result.game.id, _anchor="now"))
 
 

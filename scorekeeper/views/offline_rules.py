@@ -17,7 +17,9 @@ import ast
 import hashlib
 import io
 import json
+import threading
 import zipfile
+from collections import OrderedDict
 from functools import cache
 from pathlib import Path
 
@@ -27,7 +29,9 @@ from flask import Response
 from flask import abort
 from flask import current_app
 from flask import jsonify
+from flask import request
 from flask import send_from_directory
+from flask import session
 from flask import url_for
 from flask_login import current_user
 from flask_login import login_required
@@ -235,16 +239,108 @@ def _steps_back(game, played, raw) -> tuple[dict[str, str], dict[str, str]]:
     return found, corrections
 
 
+@cache
+def build() -> str:
+    """The app's build: a hash of its code, templates and catalogs (read once per process;
+    the same files give the same build in every worker)."""
+    digest = hashlib.sha256()
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in {".py", ".html", ".mo"} and path.is_file():
+            digest.update(path.relative_to(PACKAGE).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+#: The answers of ``ahead`` kept in this process, by app (``app.extensions``): at most this
+#: many, the least recently asked dropped first.
+AHEAD_KEPT = 32
+
+
+class _Kept:
+    """A small LRU of ready answers (the JSON's bytes), safe across the server's threads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.items: OrderedDict[str, bytes] = OrderedDict()
+        self.lock = threading.Lock()
+        self.made = 0  # answers made (a miss), counted for the tests and the bench
+        self.reused = 0
+
+    def get(self, key: str) -> bytes | None:
+        with self.lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+                self.reused += 1
+            return found
+
+    def put(self, key: str, value: bytes) -> None:
+        with self.lock:
+            self.made += 1
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+
+def ahead_kept() -> _Kept:
+    """This app's kept answers (each app its own: a test's app never sees another's)."""
+    return current_app.extensions.setdefault("sk_ahead_kept", _Kept(AHEAD_KEPT))
+
+
+def _ahead_key(game) -> str:
+    """What an answer of ``ahead`` is made from besides the game's version: its reader (the
+    account and the session's CSRF secret, which the answer's forms carry), the language,
+    the names shown (a roster rename leaves the version as it is) and the app's build. A
+    hash: the ETag says nothing of what it is made from."""
+    parts = [
+        str(current_user.get_id()),
+        str(session.get("csrf_token", "")),
+        str(game.id),
+        str(game.version),
+        locale_code(),
+        json.dumps(list(game.members)),
+        build(),
+    ]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:32]
+
+
+def _ahead_response(body: bytes, key: str):
+    response = Response(body, mimetype="application/json")
+    response.set_etag(key, weak=True)
+    # Per account: kept by no shared cache; the phone's own asks again each time (304 when
+    # the game has not moved).
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.headers["Vary"] = "Cookie"
+    return response.make_conditional(request)
+
+
 @bp.get("/offline/play/<int:game_id>/ahead.json")
 @login_required
 def ahead(game_id: int):
+    """The game page's steps ahead (``make_ahead``), the same answer for the same game's
+    version, reader and language made once: kept in this process (``ahead_kept``), with a
+    weak ETag, so a phone that asks again for a game that has not moved gets a 304."""
+    game = games.get_game(current_user, game_id)
+    key = _ahead_key(game)
+    if request.if_none_match.contains_weak(key):
+        return _ahead_response(b"", key)
+    kept = ahead_kept()
+    body = kept.get(key)
+    if body is None:
+        body = make_ahead(game).get_data()
+        key = _ahead_key(game)  # a first render may have started the session's CSRF secret
+        kept.put(key, body)
+    return _ahead_response(body, key)
+
+
+def make_ahead(game):
     """The game page's entry at each step still to come, rendered by the page's own templates,
     for a phone playing offline: by step (``_step``), the main part of the page the game would
     show after it (its hand's head and forms are what the phone takes, marked ``data-step``).
     Each step is reached by a form the game fills in itself (its form module's ``sample``, any
     entry its rules take): the phone writes in what was really entered and the totals its own
     rules worked out. A game without ``sample`` has no steps ahead."""
-    game = games.get_game(current_user, game_id)
     played = games.played(game)
     sample = getattr(played.plugin.form, "sample", None)
     setup = played.setup
@@ -259,6 +355,7 @@ def ahead(game_id: int):
     state, found, corrections = played.state, {}, {}
     if sample:
         found, corrections = _steps_back(game, played, raw)
+    more = False
     for _step_number in range(STEPS_AHEAD if sample else 0):
         now = games.Played(game, played.plugin, setup, state)
         filled = sample(state, now.players)
@@ -286,11 +383,29 @@ def ahead(game_id: int):
         after = games.Played(game, played.plugin, setup, state)
         found[_step(state)] = fragment_of(ahead_page(after))
         _correction_ahead(corrections, after)
-    response = jsonify(
-        version=game.version, now=_step(played.state), steps=found, corrections=corrections
+    else:
+        more = bool(sample)
+    return jsonify(
+        version=game.version,
+        now=_step(played.state),
+        steps=found,
+        corrections=corrections,
+        # Whether more steps ahead could be made than were (STEPS_AHEAD reached): the phone
+        # asks again when few are left; else the game ends (or fills in no form) before.
+        more=more,
     )
-    response.headers["Cache-Control"] = "no-store"
-    return response
+
+
+def _needs(played, record) -> dict[str, object]:
+    back = None
+    if record:
+        entries = portable.entries_of(portable.plain(record[:-1]))
+        back = _step(played.rules.play(played.setup, entries))
+    return {
+        "step": _step(played.state),
+        "back": back,
+        "scored": [hand.number for hand in played.state.hands if hand.status == "scored"],
+    }
 
 
 @bp.get("/offline/play.js")
@@ -311,12 +426,17 @@ def play(game_id: int):
     """What a phone needs to play game ``game_id`` offline: where the rules are, the game's
     record as the phone's rules take it (``portable.save``), and the words of the switch."""
     game = games.get_game(current_user, game_id)
-    setup = games.setup_for(game)
+    played = games.played(game)
+    setup = played.setup
     record = [_plain_entry(entry) for entry in games.entries_of(game, setup)]
     response = jsonify(
         urls={**urls(), "script": static_url("js/rules.js")} if available() else None,
         digits=digits_of(locale_code()),
         version=game.version,
+        # What the phone's steps ahead must hold to play on offline (play_offline.js asks
+        # ahead.json again only when they do not): the step the game is at, the step an
+        # undo goes back to, and the hands a correction form is needed for.
+        needs=_needs(played, record),
         request={
             "game": game.kind,
             "players": list(setup.players),

@@ -119,7 +119,7 @@ function inplaceForms() {
         main.replaceChildren(merged);
         main.classList.add("just-saved");
         setTimeout(() => main.classList.remove("just-saved"), 4500);
-        document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started } }));
+        document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started, from: response.headers.get("x-version-from") } }));
         // Before the next paint (so nothing jumps), bring what changed into view: a refusal
         // (beside its field), what the server said of the save ("Bids of hand 3 changed"),
         // or the hand now. Reading the layout here, not above, lets the update land first.

@@ -8,6 +8,9 @@
   addEventListener("input", () => { typed = true; });
   new EventSource(panel.dataset.events).addEventListener("game", (event) => {
     const now = document.querySelector("[data-game-page]") || panel;  // a save in place renews it
-    if (event.lastEventId !== now.dataset.version && !typed) location.reload();
+    if (event.lastEventId === now.dataset.version) return;
+    // The phone keeping the game for offline play hears of it too (its steps ahead).
+    document.dispatchEvent(new CustomEvent("sk:moved", { detail: { version: Number(event.lastEventId) } }));
+    if (!typed) location.reload();
   });
 })();

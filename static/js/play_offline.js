@@ -16,19 +16,95 @@ let ready = null; // the rules, started
 const kept = () => localStorage.getItem(STORE) !== null;
 const remember = () => localStorage.setItem(STORE, JSON.stringify(data));
 
-async function refresh() {
+// ``first``: the page just loaded (its steps ahead asked for again, at once); else after a
+// save answered online, asked for only when the kept ones no longer cover offline play.
+async function refresh(first = false) {
   const response = await fetch(`/offline/play/${gameId}.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(response.statusText);
   data = await response.json();
   data.drawn = data.request.entries; // the record the page shows (as the server drew it)
   noteDrawn();
-  if (kept()) { remember(); fetchAhead().catch(() => {}); }
+  if (kept()) { remember(); wantAhead(first); }
   return data;
 }
 
 // The steps ahead (the server's page at each step still to come, by its own templates): of
 // each, the parts of the page a step changes (marked data-step: the hand's head, its forms).
 const AHEAD = `sk-ahead-${gameId}`;
+const SEEN = `sk-ahead-seen-${gameId}`; // the version of the kept steps, moved on by saves of this page
+const AHEAD_LEFT = 6; // fewer steps than this kept ahead of the game's: more are asked for
+const AHEAD_GAP = 5000; // ms: at most one ask in this time, unless a step needed now is missing
+let asking = null; // the ask under way
+let askAgain = false; // something changed while it was out: looked at again when it lands
+let lastAsked = 0;
+let later = null; // the ask put off (AHEAD_GAP)
+
+// "h:s" of a step (offline_rules._step): its hands entered and scored.
+const stepNumbers = (step) => step.split(":").slice(0, 2).map(Number);
+
+// How many kept steps lie ahead of ``step`` (more hands entered or scored, none fewer).
+function stepsAfter(ahead, step) {
+  const [hands, scored] = stepNumbers(step);
+  return Object.keys(ahead.steps).filter((each) => {
+    const [h, s] = stepNumbers(each);
+    return h >= hands && s >= scored && h + s > hands + scored;
+  }).length;
+}
+
+// Why the steps ahead are to be asked for again: "now" (offline play would miss a page at
+// once: the game's step, the step an undo goes back to, a scored hand's correction form),
+// "soon" (few steps left ahead; another phone moved the game), or nothing.
+function aheadNeed() {
+  const ahead = aheadKept();
+  if (!ahead) return "now";
+  const needs = data && data.needs;
+  const version = Math.max(data.version, heard);
+  if (!needs || ahead.version >= version) return null; // nothing newer to be had
+  if (Object.keys(ahead.steps).length) {
+    const forms = ahead.corrections || {};
+    if (!ahead.steps[needs.step] || (needs.back && !ahead.steps[needs.back])) return "now";
+    if (needs.scored.some((number) => !forms[number])) return "now";
+    const over = Object.keys(ahead.steps).some((each) => each.endsWith(":over"));
+    if ((ahead.more || !over) && stepsAfter(ahead, needs.step) < AHEAD_LEFT) return "soon";
+  }
+  const seen = Number(localStorage.getItem(SEEN) || ahead.version);
+  return version > seen ? "soon" : null;
+}
+
+// The game's version last heard of from the page's live events (follow.js: a change made
+// on another phone, when the page is not loaded again for it).
+let heard = 0;
+document.addEventListener("sk:moved", (event) => {
+  heard = Math.max(heard, Number(event.detail.version) || 0);
+  if (data) wantAhead();
+});
+
+// A save of this page answered by the server: made on version ``from``, the game now at the
+// page's version. Made on the version last seen here, it is no change of another phone's.
+function ownSave(from) {
+  const page = document.querySelector("#main [data-game-page][data-version]");
+  const seen = localStorage.getItem(SEEN);
+  if (page && seen !== null && Number(seen) === Number(from)) localStorage.setItem(SEEN, page.dataset.version);
+}
+
+// The steps ahead asked for when they are needed (``force``: the switch turned on, the page
+// loaded): at most once in AHEAD_GAP, but at once when a page needed now is missing; one ask
+// at a time, what changed meanwhile looked at when it lands.
+function wantAhead(force = false) {
+  if (!kept() || !navigator.onLine) return;
+  if (asking) { askAgain = askAgain || force || Boolean(aheadNeed()); return; }
+  const need = force ? "now" : aheadNeed();
+  if (!need) return;
+  clearTimeout(later);
+  const wait = need === "now" ? 0 : lastAsked + AHEAD_GAP - Date.now();
+  if (wait > 0) { later = setTimeout(() => wantAhead(), wait); return; }
+  lastAsked = Date.now();
+  asking = fetchAhead().catch(() => {}).finally(() => {
+    asking = null;
+    if (askAgain) { askAgain = false; wantAhead(); }
+  });
+}
+
 async function fetchAhead() {
   const response = await fetch(`/offline/play/${gameId}/ahead.json`, { credentials: "same-origin" });
   if (!response.ok) throw new Error(response.statusText);
@@ -44,7 +120,8 @@ async function fetchAhead() {
     steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
     sheetParts(page, sheet);
   }
-  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, steps, corrections: found.corrections || {}, ...sheet }));
+  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, corrections: found.corrections || {}, ...sheet }));
+  localStorage.setItem(SEEN, String(found.version));
   const box = document.querySelector(".keep-offline");
   if (box) box.dataset.ahead = "";
 }
@@ -194,7 +271,11 @@ function rowOf(hand, columns, ahead) {
   row.dataset.offlineRow = "";
   const head = ahead.heads[`${hand.number}:${hand.status}`];
   if (head) row.append(document.createRange().createContextualFragment(`<table><tr>${head}</tr></table>`).querySelector("th"));
-  else row.append(made("th", "")).firstChild.append(made("span", "num", hand.number));
+  else {
+    const cell = made("th", ""); // append() answers nothing: the head built, then appended
+    cell.append(made("span", "num", hand.number));
+    row.append(cell);
+  }
   for (const side of columns) {
     if (!hand.points || !(side in hand.points)) {
       row.append(made("td", hand.points ? "away" : "pending"));
@@ -232,9 +313,10 @@ function theSwitch() {
       () => { state.textContent = ""; ready = null; });
   };
   input.addEventListener("change", () => {
-    if (input.checked) { remember(); start(); fetchAhead().catch(() => {}); return; }
+    if (input.checked) { remember(); start(); wantAhead(true); return; }
     localStorage.removeItem(STORE);
     localStorage.removeItem(AHEAD);
+    localStorage.removeItem(SEEN);
     pending = [];
     state.textContent = "";
     delete box.dataset.ready;
@@ -549,6 +631,7 @@ function intercept() {
   document.addEventListener("sk:page", (event) => {
     if (event.detail && event.detail.offline) return; // drawn by the phone
     answers += 1;
+    if (event.detail && event.detail.from) ownSave(event.detail.from);
     putBack();
     const mine = pending.shift();
     if (mine) checked = mine.state;
@@ -561,7 +644,7 @@ function intercept() {
 
 if (gameId) {
   const copy = localStorage.getItem(STORE);
-  (navigator.onLine ? refresh().catch(() => (copy ? JSON.parse(copy) : null)) : Promise.resolve(copy && JSON.parse(copy)))
+  (navigator.onLine ? refresh(true).catch(() => (copy ? JSON.parse(copy) : null)) : Promise.resolve(copy && JSON.parse(copy)))
     .then((found) => {
       data = data || found;
       if (!data) return;
