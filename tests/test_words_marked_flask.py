@@ -64,6 +64,7 @@ TECHNICAL = {
         "; Secure",
     },
     "views/share.py": {"private, no-cache"},
+    "views/offline_rules.py": {"private, no-cache"},
     # The server-sent events' own format (field names, not words).
     "views/events.py": {"\nevent: game\ndata: "},
     "services/live.py": {', "state": ', ', "draft": '},
