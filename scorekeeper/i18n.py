@@ -120,10 +120,19 @@ def _native_digits(text: str, code: str) -> str:
     return text.translate(table) if table else text
 
 
-#: The whole numbers a page shows most (scores, bids, hand numbers), as each language writes
-#: them: worked out once per process (a game page shows hundreds).
-_SMALL: dict[tuple[str, int], str] = {}
+#: The whole numbers a page shows most (scores, bids, hand numbers) are written once per
+#: language and process (``_whole``): a game page shows hundreds.
 SMALL_LIMIT = 1000
+
+
+def _written(text: str, code: str) -> str:
+    """Digits as language ``code`` writes them, with a real minus sign."""
+    return _native_digits(text, code).replace("-", "−")
+
+
+@functools.cache
+def _whole(value: int, code: str) -> str:
+    return _written(str(value), code)
 
 
 def number(value) -> str:
@@ -131,18 +140,14 @@ def number(value) -> str:
     Scores are not grouped in thousands (a score sheet reads 1000, as the table writes it)."""
     code = locale_code()
     if type(value) is int and -SMALL_LIMIT <= value <= SMALL_LIMIT:
-        key = (code, value)
-        found = _SMALL.get(key)
-        if found is None:
-            found = _SMALL[key] = _native_digits(str(value), code).replace("-", "−")
-        return found
+        return _whole(value, code)
     if isinstance(value, int):  # any size (Babel's decimal context stops at 28 digits)
         text = str(value)
     else:
         text = numbers.format_decimal(
             value, format="0.####", locale=code, numbering_system="default"
         )
-    return _native_digits(text, code).replace("-", "−")
+    return _written(text, code)
 
 
 def percent(value) -> str:

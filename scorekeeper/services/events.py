@@ -258,10 +258,7 @@ class Shared:
             flight.value = value
             kept_as = key if keep_as is None else keep_as(value)
             if kept_as is not None:
-                with self._lock:
-                    self._kept[kept_as] = value
-                    while len(self._kept) > self.limit:
-                        self._kept.popitem(last=False)
+                self.put(kept_as, value)
         finally:
             with self._lock:
                 del self._flights[key]
@@ -301,10 +298,11 @@ def _after_flush(session: Session, _context: object) -> None:
     for item in (*session.dirty, *session.new):
         if isinstance(item, Game) and item.id is not None:
             changed[item.id] = item
-            held = session.info.setdefault(HELD, [])
-            if later and (item.id, item.version) not in held:
-                HUB.hold(item.id, item.version)
-                held.append((item.id, item.version))
+            if later:
+                held = session.info.setdefault(HELD, [])
+                if (item.id, item.version) not in held:
+                    HUB.hold(item.id, item.version)
+                    held.append((item.id, item.version))
 
 
 #: Where a request keeps the changes it committed, told at its end (``services.live``).
