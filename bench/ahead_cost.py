@@ -118,7 +118,7 @@ def main() -> None:
         print(f"  {name}: median {statistics.median(times):.1f} ms CPU")
     with app.app_context():
         kept = offline_rules.ahead_kept()
-        print(f"kept answers: {len(kept.items)}, made {kept.made}, reused {kept.reused}")
+        print(f"kept answers: {len(kept)}, made {kept.computed}, reused {kept.hits}")
 
 
 if __name__ == "__main__":

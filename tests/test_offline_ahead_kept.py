@@ -23,7 +23,7 @@ def none_kept(app):
 def kept(app):
     with app.app_context():
         found = offline_rules.ahead_kept()
-        return found.made, found.reused
+        return found.computed, found.hits
 
 
 def save_bids(client, app, game: int) -> None:
@@ -118,7 +118,7 @@ def test_the_kept_answers_are_few(table, app, monkeypatch):
         table.set_cookie("lang", language)
         assert table.get(url).status_code == 200
     with app.app_context():
-        assert len(offline_rules.ahead_kept().items) == 2
+        assert len(offline_rules.ahead_kept()) == 2
     table.set_cookie("lang", "en")  # the least recently asked, dropped: made again
     table.get(url)
     assert kept(app) == (4, 0)

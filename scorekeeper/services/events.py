@@ -223,8 +223,10 @@ class Shared:
         self._flights: dict[Hashable, _Flight] = {}
         self._slots = threading.BoundedSemaphore(at_once)
         self.limit = kept
-        #: How many times ``compute`` ran (the tests count the reads).
+        #: How many times ``compute`` ran (the tests count the reads), and how many values
+        #: were answered from those kept.
         self.computed = 0
+        self.hits = 0
 
     def get(
         self,
@@ -237,6 +239,7 @@ class Shared:
         with self._lock:
             if key in self._kept:
                 self._kept.move_to_end(key)
+                self.hits += 1
                 return self._kept[key]
             flight = self._flights.get(key)
             leader = flight is None
@@ -276,6 +279,11 @@ class Shared:
     def clear(self) -> None:
         with self._lock:
             self._kept.clear()
+
+    def __len__(self) -> int:
+        """How many values are kept."""
+        with self._lock:
+            return len(self._kept)
 
 
 def _changed_games(session: Session) -> dict[int, Any]:

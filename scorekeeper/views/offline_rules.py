@@ -17,9 +17,7 @@ import ast
 import hashlib
 import io
 import json
-import threading
 import zipfile
-from collections import OrderedDict
 from functools import cache
 from pathlib import Path
 
@@ -43,6 +41,7 @@ from scorekeeper.games.table import Change
 from scorekeeper.i18n import digits_of
 from scorekeeper.i18n import locale_code
 from scorekeeper.services import games
+from scorekeeper.services.events import Shared
 from scorekeeper.views.assets import static_url
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.games import ahead_page
@@ -256,36 +255,9 @@ def build() -> str:
 AHEAD_KEPT = 32
 
 
-class _Kept:
-    """A small LRU of ready answers (the JSON's bytes), safe across the server's threads."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.items: OrderedDict[str, bytes] = OrderedDict()
-        self.lock = threading.Lock()
-        self.made = 0  # answers made (a miss), counted for the tests and the bench
-        self.reused = 0
-
-    def get(self, key: str) -> bytes | None:
-        with self.lock:
-            found = self.items.get(key)
-            if found is not None:
-                self.items.move_to_end(key)
-                self.reused += 1
-            return found
-
-    def put(self, key: str, value: bytes) -> None:
-        with self.lock:
-            self.made += 1
-            self.items[key] = value
-            self.items.move_to_end(key)
-            while len(self.items) > self.size:
-                self.items.popitem(last=False)
-
-
-def ahead_kept() -> _Kept:
+def ahead_kept() -> Shared:
     """This app's kept answers (each app its own: a test's app never sees another's)."""
-    return current_app.extensions.setdefault("sk_ahead_kept", _Kept(AHEAD_KEPT))
+    return current_app.extensions.setdefault("sk_ahead_kept", Shared(kept=AHEAD_KEPT))
 
 
 def _ahead_key(game) -> str:
@@ -325,13 +297,12 @@ def ahead(game_id: int):
     key = _ahead_key(game)
     if request.if_none_match.contains_weak(key):
         return _ahead_response(b"", key)
-    kept = ahead_kept()
-    body = kept.get(key)
-    if body is None:
-        body = make_ahead(game).get_data()
-        key = _ahead_key(game)  # a first render may have started the session's CSRF secret
-        kept.put(key, body)
-    return _ahead_response(body, key)
+    # Kept under the key as it is once made: a first render may have started the session's
+    # CSRF secret, which the key holds.
+    body = ahead_kept().get(
+        key, lambda: make_ahead(game).get_data(), keep_as=lambda _body: _ahead_key(game)
+    )
+    return _ahead_response(body, _ahead_key(game))
 
 
 def make_ahead(game):
