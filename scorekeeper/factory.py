@@ -237,7 +237,8 @@ def register_proxy(app: Flask) -> None:
     if app.config["ACTIVE_REQUESTS"]:
         from scorekeeper.admission import Admission
 
-        app.wsgi_app = Admission(app.wsgi_app, app.config["ACTIVE_REQUESTS"])
+        app.wsgi_app = admitted = Admission(app.wsgi_app, app.config["ACTIVE_REQUESTS"])
+        app.extensions["scorekeeper.admission"] = admitted.slots
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

@@ -12,6 +12,7 @@ import pytest
 from scorekeeper import create_app
 from scorekeeper.admission import Admission
 from scorekeeper.admission import idle
+from scorekeeper.admission import turn
 
 
 class Recorder:
@@ -144,3 +145,76 @@ def test_the_setting_wraps_the_app_and_is_off_by_default(tmp_path):
     )
     assert isinstance(limited.wsgi_app, Admission)
     assert limited.test_client().get("/login").status_code == 200
+
+
+def test_a_turn_waits_for_a_slot_unless_its_thread_holds_one_already():
+    def inner(environ, start_response):
+        with turn(app.slots):  # a request's own work: no second slot asked for (no deadlock)
+            start_response("200 OK", [("Content-Type", "text/plain")])
+            return [b"ok"]
+
+    app = Admission(inner, 1)
+    assert call(app) == b"ok"
+    app.slots.acquire()  # a save holds the only slot
+    worked = threading.Event()
+
+    def stream_work():
+        with turn(app.slots):
+            worked.set()
+
+    thread = threading.Thread(target=stream_work)
+    thread.start()
+    assert not worked.wait(0.3), "the stream's work ran beside the save"
+    app.slots.release()
+    assert worked.wait(2)
+    thread.join(2)
+    assert app.slots.acquire(blocking=False), "the turn kept its slot"
+    with turn(None):  # no admission (the development server): nothing to wait for
+        pass
+
+
+def test_a_streams_event_is_worked_out_in_a_slot_of_its_process(make_app, tmp_path):
+    """Under gunicorn a stream is let in without a slot, but the work of its event (reading
+    the game, deriving what it sends) waits for one, as a save would: not beside a save."""
+    from tests.conftest import make_account
+    from tests.conftest import new_token
+    from tests.test_seats import read_events
+
+    plain = make_app()  # the game made without admission, on the same database
+    make_account(plain)
+    token = new_token(plain.test_client())
+    made = plain.test_client().post(
+        "/api/v1/games",
+        json={"game": "oh_hell", "players": ["Ann", "Ben", "Cy"]},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert made.status_code == 201, made.text
+    game = made.get_json()["id"]
+    app = make_app(ACTIVE_REQUESTS=1)
+    client = app.test_client()
+    slots = app.extensions["scorekeeper.admission"]
+    slots.acquire()  # a save runs
+    events: list[dict] = []
+    arrived = threading.Event()
+
+    def follow():
+        response = client.get(
+            f"/api/v1/games/{game}/events",
+            headers={"Authorization": f"Bearer {token}"},
+            buffered=False,
+        )
+        events.extend(read_events(response, 1))
+        arrived.set()
+        response.close()
+
+    thread = threading.Thread(target=follow, daemon=True)
+    thread.start()
+    try:
+        assert not arrived.wait(0.5), "the event was worked out beside the save"
+    finally:
+        slots.release()
+    assert arrived.wait(5)
+    assert events[0]["data"]["version"] >= 1
+    thread.join(5)
+    assert slots.acquire(blocking=False)
+    slots.release()

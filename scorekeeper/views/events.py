@@ -29,6 +29,7 @@ from flask import current_app
 from flask import request
 from flask import stream_with_context
 
+from scorekeeper.admission import turn
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import games
@@ -92,6 +93,8 @@ def stream(game_id: int, data: Data = version_only) -> Response:
         return db.session.get(Game, game_id, options=games.whole_game())
 
     most = current_app.config.get("EVENTS_MAX_STREAMS")
+    # The work of an event takes a request's slot (scorekeeper/admission.py), not its wait.
+    slots = current_app.extensions.get("scorekeeper.admission")
 
     def events() -> Iterator[str]:
         if not OPEN.take(most):
@@ -118,7 +121,8 @@ def stream(game_id: int, data: Data = version_only) -> Response:
         end = time.monotonic() + lifetime
         while time.monotonic() < end:
             if current != sent:
-                found = data(current, created, load)
+                with turn(slots):
+                    found = data(current, created, load)
                 # No connection held while the event is written out (a slow phone) nor after.
                 db.session.close()
                 if found is None:
