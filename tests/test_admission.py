@@ -218,3 +218,30 @@ def test_a_streams_event_is_worked_out_in_a_slot_of_its_process(make_app, tmp_pa
     thread.join(5)
     assert slots.acquire(blocking=False)
     slots.release()
+
+
+@pytest.mark.parametrize(
+    ("database", "active"),
+    [(None, "1"), ("postgresql://postgres@127.0.0.1:5432/test", "2")],
+)
+def test_gunicorn_lets_two_requests_run_at_once_on_postgresql_and_one_on_sqlite(
+    tmp_path, database, active
+):
+    """While a request waits for PostgreSQL's answer another may run; SQLite has no wait."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    env = {key: value for key, value in os.environ.items() if key != "ACTIVE_REQUESTS"}
+    env.pop("DATABASE_URL", None)
+    env["INSTANCE_PATH"] = str(tmp_path)
+    if database:
+        env["DATABASE_URL"] = database
+    said = subprocess.run(
+        [sys.executable, "-c", "import os, runpy; runpy.run_path('gunicorn.conf.py');"
+         "print(os.environ['ACTIVE_REQUESTS'])"],
+        cwd=root, env=env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert said.stdout.strip() == active
