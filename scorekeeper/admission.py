@@ -10,8 +10,8 @@ every request let in, against the sync worker's 290 hands/s at p99 213 ms. Letti
 at a time gives back the sync worker's throughput and keeps the threads for the streams.
 
 An event stream (``GET .../events``) is let through: it waits for its game without CPU. When
-its game changes, the work of its event (reading the game, deriving what it sends) takes a slot
-like a request (``turn``): run beside a save, that work took the interpreter from it at each of
+its game changes, the work of its event (reading the game, deriving what it sends) takes every
+slot of its process (``turn``): run beside a save, that work took the interpreter from it at each of
 its queries (bench/live_events.py, PostgreSQL, 400 streams: the saves' p95 was 2.02x its figure
 with no stream open). A
 request that waits for another (``idle``: a second request with the same idempotency key
@@ -55,17 +55,22 @@ def _is_stream(environ: dict[str, Any]) -> bool:
 
 
 @contextlib.contextmanager
-def turn(slots: threading.BoundedSemaphore | None) -> Iterator[None]:
-    """A slot of ``slots`` held meanwhile (nothing to hold: None, or this thread holds one)."""
-    if slots is None or getattr(_held, "slots", None) is not None:
+def turn(admission: Admission | None) -> Iterator[None]:
+    """Every slot of ``admission`` held meanwhile: no request of the process runs beside
+    (nothing to hold: None, or this thread's request holds a slot)."""
+    if admission is None or getattr(_held, "slots", None) is not None:
         yield
         return
-    with slots:
-        _held.slots = slots
-        try:
-            yield
-        finally:
-            _held.slots = None
+    with admission.alone:  # one such turn at a time: two never hold a part of the slots each
+        for _ in range(admission.limit):
+            admission.slots.acquire()
+    _held.slots = admission.slots
+    try:
+        yield
+    finally:
+        _held.slots = None
+        for _ in range(admission.limit):
+            admission.slots.release()
 
 
 class Admission:
@@ -74,7 +79,10 @@ class Admission:
 
     def __init__(self, wsgi_app: Callable, limit: int) -> None:
         self.wsgi_app = wsgi_app
+        self.limit = limit
         self.slots = threading.BoundedSemaphore(limit)
+        #: Held while a ``turn`` takes every slot.
+        self.alone = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
         if _is_stream(environ):

@@ -238,7 +238,7 @@ def register_proxy(app: Flask) -> None:
         from scorekeeper.admission import Admission
 
         app.wsgi_app = admitted = Admission(app.wsgi_app, app.config["ACTIVE_REQUESTS"])
-        app.extensions["scorekeeper.admission"] = admitted.slots
+        app.extensions["scorekeeper.admission"] = admitted
     if app.config["PROXY_FIX"]:
         from werkzeug.middleware.proxy_fix import ProxyFix
 

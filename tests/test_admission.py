@@ -147,35 +147,40 @@ def test_the_setting_wraps_the_app_and_is_off_by_default(tmp_path):
     assert limited.test_client().get("/login").status_code == 200
 
 
-def test_a_turn_waits_for_a_slot_unless_its_thread_holds_one_already():
+def test_a_turn_waits_for_every_slot_unless_its_thread_holds_one_already():
     def inner(environ, start_response):
-        with turn(app.slots):  # a request's own work: no second slot asked for (no deadlock)
+        with turn(app):  # a request's own work: no more slots asked for (no deadlock)
             start_response("200 OK", [("Content-Type", "text/plain")])
             return [b"ok"]
 
-    app = Admission(inner, 1)
+    app = Admission(inner, 2)
     assert call(app) == b"ok"
-    app.slots.acquire()  # a save holds the only slot
+    app.slots.acquire()  # a save holds one of the two slots
     worked = threading.Event()
+    let_go = threading.Event()
 
     def stream_work():
-        with turn(app.slots):
+        with turn(app):
             worked.set()
+            let_go.wait(5)
 
     thread = threading.Thread(target=stream_work)
     thread.start()
     assert not worked.wait(0.3), "the stream's work ran beside the save"
     app.slots.release()
     assert worked.wait(2)
+    # Meanwhile no request runs: every slot is the stream's.
+    assert not app.slots.acquire(blocking=False)
+    let_go.set()
     thread.join(2)
-    assert app.slots.acquire(blocking=False), "the turn kept its slot"
+    assert app.slots.acquire(blocking=False) and app.slots.acquire(blocking=False)
     with turn(None):  # no admission (the development server): nothing to wait for
         pass
 
 
 def test_a_streams_event_is_worked_out_in_a_slot_of_its_process(make_app, tmp_path):
     """Under gunicorn a stream is let in without a slot, but the work of its event (reading
-    the game, deriving what it sends) waits for one, as a save would: not beside a save."""
+    the game, deriving what it sends) waits for every slot: not beside a save."""
     from tests.conftest import make_account
     from tests.conftest import new_token
     from tests.test_seats import read_events
@@ -190,9 +195,9 @@ def test_a_streams_event_is_worked_out_in_a_slot_of_its_process(make_app, tmp_pa
     )
     assert made.status_code == 201, made.text
     game = made.get_json()["id"]
-    app = make_app(ACTIVE_REQUESTS=1)
+    app = make_app(ACTIVE_REQUESTS=2)
     client = app.test_client()
-    slots = app.extensions["scorekeeper.admission"]
+    slots = app.extensions["scorekeeper.admission"].slots
     slots.acquire()  # a save runs
     events: list[dict] = []
     arrived = threading.Event()

@@ -93,8 +93,8 @@ def stream(game_id: int, data: Data = version_only) -> Response:
         return db.session.get(Game, game_id, options=games.whole_game())
 
     most = current_app.config.get("EVENTS_MAX_STREAMS")
-    # The work of an event takes a request's slot (scorekeeper/admission.py), not its wait.
-    slots = current_app.extensions.get("scorekeeper.admission")
+    # The work of an event runs with no request beside it (scorekeeper/admission.py).
+    admission = current_app.extensions.get("scorekeeper.admission")
 
     def events() -> Iterator[str]:
         if not OPEN.take(most):
@@ -121,7 +121,7 @@ def stream(game_id: int, data: Data = version_only) -> Response:
         end = time.monotonic() + lifetime
         while time.monotonic() < end:
             if current != sent:
-                with turn(slots):
+                with turn(admission):
                     found = data(current, created, load)
                 # No connection held while the event is written out (a slow phone) nor after.
                 db.session.close()
