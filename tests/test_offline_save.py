@@ -2,12 +2,15 @@
 reader, checked and played by its rules) is the server's: a 7-player Oh Hell game with the
 hook, played hand by hand through the pages and through the phone's call side by side, gives
 the same state after every save and the same refusals (code and message) for the same forms,
-a hook refusal, a correction and an undo included."""
+a hook refusal, a correction and an undo included; and the standings card the phone draws
+from the same save (``portable.standings``: order, stars, notes, each total's change) is the
+one the server's page draws."""
 
 from __future__ import annotations
 
 import dataclasses
 import html
+import re
 
 from scorekeeper.extensions import db
 from scorekeeper.games import portable
@@ -47,6 +50,52 @@ class Phone:
             self.request["entries"] = answer["entries"]
             self.state = answer["state"]
         return answer
+
+
+def span(line: str, kind: str) -> str | None:
+    found = re.search(rf'<span class="{kind}"[^>]*>(.*?)</span>', line, re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1))).strip() if found else None
+
+
+def drawn_standings(page: str) -> list[dict]:
+    """The game page's standings card (``games/_macros.html``), line by line."""
+    card = re.search(r'<ol class="standings"[^>]*id="totals">(.*?)</ol>', page, re.S)
+    assert card, "no standings card"
+    return [
+        {
+            "leader": "leader" in classes,
+            "who": span(line, "who"),
+            "note": span(line, "note"),
+            "total": span(line, "total"),
+        }
+        for classes, line in re.findall(r'<li class="([^"]*)">(.*?)</li>', card.group(1), re.S)
+    ]
+
+
+def phone_standings(lines: list[dict]) -> list[dict]:
+    """The card as the phone draws it from ``portable.standings`` (play_offline.js,
+    ``drawStandings``), in English digits."""
+
+    def shown(value: int) -> str:
+        return str(value).replace("-", "−")
+
+    def change(value: int | None) -> str:
+        if value is None:
+            return ""
+        return f"+{shown(value)}" if value > 0 else shown(value) if value < 0 else "±0"
+
+    def mark(line: dict) -> str:  # a no-break space, as the template's
+        return "🏆\xa0" if line["winner"] else "★\xa0" if line["leader"] else ""
+
+    return [
+        {
+            "leader": line["leader"],
+            "who": mark(line) + line["side"],
+            "note": line["note"],
+            "total": shown(line["total"]) + change(line["change"]),
+        }
+        for line in lines
+    ]
 
 
 def bid_form(state: dict, number: int, hooked: bool = False) -> dict:
@@ -89,6 +138,7 @@ def test_the_phones_saves_are_the_servers(table, app):
     phone = Phone(server_state_options(app, game))
     phone.state = server_state(app, game)
     refusals = 0
+    orders: set[tuple[str, ...]] = set()  # the standings' orders seen
 
     def both(action: str, number: int | None, form: dict, url: str) -> None:
         nonlocal refusals
@@ -103,6 +153,9 @@ def test_the_phones_saves_are_the_servers(table, app):
                 )
         else:
             assert page.status_code in (200, 302), page.text
+            shown = drawn_standings(table.get(f"/games/{game}").text)
+            assert phone_standings(answer["standings"]) == shown
+            orders.add(tuple(line["side"] for line in answer["standings"]))
         assert server_state(app, game) == phone.state
 
     for number in range(1, 8):
@@ -125,6 +178,7 @@ def test_the_phones_saves_are_the_servers(table, app):
             both("record", 3, bid_form(phone.state, 3), f"/games/{game}/hands")
             both("update", 3, trick_form(phone.state), f"/games/{game}/hands/3")
     assert refusals == 2
+    assert len(orders) > 1  # who leads changed along the way
     assert phone.state["finished"] is True
     assert len(phone.state["hands"]) == 7
 

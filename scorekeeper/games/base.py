@@ -282,6 +282,25 @@ class State:
                 return side
         return name
 
+    def ranked(self) -> list[tuple[str, int]]:
+        """Sides with their totals, the leader first (seat order among equals): the standings'
+        order, on the server's pages and on a phone playing offline (``portable.standings``)."""
+        sign = 1 if self.low_wins else -1
+        return sorted(((side, self.totals[side]) for side in self.sides), key=lambda p: sign * p[1])
+
+    def last_points(self) -> dict[str, int]:
+        """How each side's total changed with the latest scored hand (its points; in a game
+        played as several games on one sheet a round's score counts in several of them, so the
+        change of the running totals it carries)."""
+        scored = [hand for hand in self.hands if hand.points is not None]
+        if not scored:
+            return {}
+        latest = scored[-1]
+        if latest.totals is None:
+            return dict(latest.points)
+        before = scored[-2].totals if len(scored) > 1 and scored[-2].totals else {}
+        return {side: total - before.get(side, 0) for side, total in latest.totals.items()}
+
     def leaders(self) -> list[str]:
         """Sides still at the table with the best total (several on a tie; none before any
         score): a player who left cannot win."""

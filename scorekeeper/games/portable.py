@@ -217,9 +217,9 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
     is ``play``'s with ``"action"`` ("record": the next hand; "update": complete or correct
     hand ``"number"``; "undo": the last hand), ``"phase"`` and ``"form"`` (the form's fields,
     name to text) and ``"members"`` (the game's seats, read with the form's ``seats``). The
-    answer is the new record, its state, the sides that lead and what the page says of the
-    save (``{"entries", "state", "leaders", "said"}``), or the refusal, with the server's
-    codes and messages."""
+    answer is the new record, its state, the sides that lead, the standings card's lines and
+    what the page says of the save (``{"entries", "state", "leaders", "standings", "said"}``),
+    or the refusal, with the server's codes and messages."""
     try:
         key = request.get("game")
         rules, players, setup = _table_of(request)
@@ -269,8 +269,27 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
         "entries": plain(raw),
         "state": plain(dataclasses.asdict(state)),
         "leaders": plain(state.leaders()),  # the sheet's stars (not a field of the state)
+        "standings": standings(rules, state, setup.options),
         "said": said(rules, request, hands),
     }
+
+
+def standings(rules: Any, state: Any, options: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The standings card's lines as the server's page draws them (``games/_macros.html``,
+    ``standings``), in its order (``State.ranked``): each side's total, the change of the last
+    hand (None: not shown), whether it leads or won, and the game's note beside it."""
+    leaders, last = state.leaders(), state.last_points()
+    return [
+        {
+            "side": side,
+            "total": total,
+            "change": last.get(side),
+            "leader": side in leaders,
+            "winner": side in state.winners,
+            "note": plain(rules.standing_note(state, side, options)),
+        }
+        for side, total in state.ranked()
+    ]
 
 
 def said(rules: Any, request: Mapping[str, Any], hands: int) -> str | None:

@@ -192,23 +192,13 @@ def delta(value: int) -> str:
 
 
 def last_points(state) -> dict[str, int]:
-    """How each side's total changed with the latest scored hand (its points; with Oklahoma
-    Gin's Hollywood scoring a round's score counts in several games, so the change of the
-    running totals it carries)."""
-    scored = [hand for hand in state.hands if hand.points is not None]
-    if not scored:
-        return {}
-    latest = scored[-1]
-    if latest.totals is None:
-        return dict(latest.points)
-    before = scored[-2].totals if len(scored) > 1 and scored[-2].totals else {}
-    return {side: total - before.get(side, 0) for side, total in latest.totals.items()}
+    """How each side's total changed with the latest scored hand (``State.last_points``)."""
+    return state.last_points()
 
 
 def ranked(state) -> list[tuple[str, int]]:
-    """Sides with their totals, the leader first (seat order among equals)."""
-    sign = 1 if state.low_wins else -1
-    return sorted(((side, state.totals[side]) for side in state.sides), key=lambda p: sign * p[1])
+    """Sides with their totals, the leader first (``State.ranked``)."""
+    return state.ranked()
 
 
 def has_prefix(mapping, prefix: str) -> bool:

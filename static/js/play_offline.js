@@ -173,7 +173,7 @@ function stepAhead(state) {
   return (ahead && ahead.steps[stepOf(state)]) || null;
 }
 
-function advance(state, html, detail = { offline: true }, leaders = data.leaders) {
+function advance(state, html, detail = { offline: true }, leaders = data.leaders, standings = data.standings) {
   const old = [...document.querySelectorAll("#main [data-step]")];
   if (html && old.length) {
     const parts = document.createRange().createContextualFragment(html);
@@ -185,6 +185,7 @@ function advance(state, html, detail = { offline: true }, leaders = data.leaders
   document.dispatchEvent(new CustomEvent("sk:page", { detail }));
   document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
   showTotals(state);
+  drawStandings(standings);
   return Boolean(html);
 }
 
@@ -353,6 +354,34 @@ function showTotals(state) {
   }
 }
 
+// The standings card (games/_macros.html, standings) drawn again from the phone's rules
+// (portable.standings): its lines in the rules' order, each line the one the server drew for
+// that side, its mark (🏆 won, ★ leads), the game's note, its total and the last hand's change.
+function drawStandings(lines) {
+  const list = document.getElementById("totals");
+  if (!list || !lines) return;
+  const items = new Map([...list.children].map((item) => [item.querySelector("[data-total]")?.dataset.total, item]));
+  const ordered = [];
+  for (const line of lines) {
+    const item = items.get(line.side);
+    if (!item) return; // a side the page does not show: the server's card stands
+    item.classList.toggle("leader", line.leader);
+    const who = item.querySelector(".who");
+    who.textContent = `${line.winner ? "🏆\u00a0" : line.leader ? "★\u00a0" : ""}${line.side}`; // a no-break space, as the template's
+    let note = item.querySelector(".note:not(.gone-note)");
+    if (line.note && !note) who.after(note = Object.assign(document.createElement("span"), { className: "note" }));
+    if (line.note) note.textContent = line.note; else note?.remove();
+    const total = item.querySelector("[data-total]");
+    const change = line.change === null || line.change === undefined ? [] : [Object.assign(document.createElement("span"), {
+      className: `delta${line.change < 0 ? " minus" : line.change === 0 ? " zero" : ""}`,
+      textContent: line.change > 0 ? `+${shown(line.change)}` : line.change < 0 ? shown(line.change) : `±${shown(0)}`,
+    })];
+    total.replaceChildren(shown(line.total), ...change);
+    ordered.push(item);
+  }
+  list.append(...ordered);
+}
+
 // The rules' refusal, where the server shows it: beside a player's row, or at the form's head.
 function showRefusal(form, refused) {
   form.querySelectorAll("[data-offline-error]").forEach((note) => note.remove());
@@ -389,6 +418,7 @@ async function checkHere(form, submitter) {
   data.request.entries = answer.entries;
   data.state = answer.state;
   data.leaders = answer.leaders;
+  data.standings = answer.standings;
   remember();
   // Kept by the outbox (its idempotency key, and the game's version it was made on: the
   // server refuses it if the game moved meanwhile), then the next step's page in its place.
@@ -515,18 +545,19 @@ let checked = null; // the last phone's answer the server answered, to compare w
 let running = null; // the rules, once started (answered at once, no waiting on a promise)
 
 async function answerFirst(form, asked, seen) {
-  const before = { entries: data.request.entries, state: data.state, version: data.version };
+  const before = { entries: data.request.entries, state: data.state, version: data.version, standings: data.standings };
   const answer = await running.save(data.urls, asked);
   // Refused here, or the server answered first (a fast link): the server's page stands.
   if (answer.refused || answers !== seen || !form.isConnected) return;
   data.request.entries = answer.entries;
   data.state = answer.state;
+  data.standings = answer.standings;
   data.version += 1;
   const html = stepAhead(answer.state);
   const old = html ? [...document.querySelectorAll("#main [data-step]")] : [];
   pending.push({ form, state: answer.state, old, before });
   if (html) advance(answer.state, html, { offline: true, local: true });
-  else showTotals(answer.state);
+  else { showTotals(answer.state); drawStandings(answer.standings); }
   document.body.dataset.localFirst = String(Number(document.body.dataset.localFirst || 0) + 1);
 }
 
@@ -541,9 +572,10 @@ function unanswered(event) {
     now[0].before(...found.old);
     now.forEach((part) => part.remove());
   }
-  Object.assign(data, { state: found.before.state, version: found.before.version });
+  Object.assign(data, { state: found.before.state, version: found.before.version, standings: found.before.standings });
   data.request.entries = found.before.entries;
   showTotals(found.before.state || { totals: {} });
+  drawStandings(found.before.standings);
 }
 
 function serverWon() {

@@ -237,6 +237,58 @@ def test_a_score_pad_played_offline(browser, live_server, make_app):
     context.close()
 
 
+STANDINGS = """() => [...document.querySelectorAll('#totals > li')].map((line) => ({
+  who: line.querySelector('.who').textContent, total: line.querySelector('.total').textContent,
+  leader: line.classList.contains('leader')}))"""
+
+
+def test_the_standings_redrawn_offline_as_the_server_draws_them(browser, live_server, make_app):
+    """A score pad (highest wins), its first round online, then offline: each round that changes
+    who leads redraws the
+    standings card at once in the server's order, with its stars and each total's change (the
+    phone's rules: ``portable.standings``), an undo too; synced and loaded again online, the
+    server's card is the phone's, line by line."""
+    options = {"name": "Catan", "end": "rounds", "rounds": 3}
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, "score_pad", SEVEN[:3], options
+    )
+    names = page.locator("#totals > li .who")
+    for number, points in ((1, (10, 0, 5)), (2, (0, 20, 0))):
+        if number == 2:  # round 1 online: the card is the server's (none before a round)
+            expect(names).to_have_text(["★ Ann", "Cy", "Ben"])
+            page.context.set_offline(True)
+        form = page.locator("form[data-pad-form]")
+        expect(form.locator("input[name=number]")).to_have_value(str(number))
+        for seat, value in enumerate(points):
+            form.locator(f'input[name="point-{seat}"]').fill(str(value))
+        form.locator("[data-save]").click()
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "1")
+    expect(names).to_have_text(["★ Ben", "Ann", "Cy"])
+    expect(page.locator("#totals > li .total")).to_have_text(["20+20", "10±0", "5±0"])
+    expect(page.locator("#totals > li.leader")).to_have_count(1)
+
+    page.on("dialog", lambda dialog: dialog.accept())  # "Undo round 2?"
+    page.locator(".undo-row button").click()  # round 2 undone: Ann leads again
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    expect(names).to_have_text(["★ Ann", "Cy", "Ben"])
+    expect(page.locator("#totals > li .total")).to_have_text(["10+10", "5+5", "0±0"])
+    form = page.locator("form[data-pad-form]")
+    for seat, value in enumerate((0, 20, 0)):
+        form.locator(f'input[name="point-{seat}"]').fill(str(value))
+    form.locator("[data-save]").click()
+    expect(names).to_have_text(["★ Ben", "Ann", "Cy"])
+    phone = page.evaluate(STANDINGS)
+
+    page.context.set_offline(False)
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    page.reload()
+    expect(page.locator("#totals > li")).to_have_count(3)
+    assert page.evaluate(STANDINGS) == phone
+    assert [line["who"] for line in phone] == ["★\xa0Ben", "Ann", "Cy"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    page.context.close()
+
+
 def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(
     browser, live_server, make_app, tmp_path
 ):
