@@ -367,7 +367,8 @@ function drawStandings(lines) {
     if (!item) return; // a side the page does not show: the server's card stands
     item.classList.toggle("leader", line.leader);
     const who = item.querySelector(".who");
-    who.textContent = `${line.winner ? "🏆\u00a0" : line.leader ? "★\u00a0" : ""}${line.side}`; // a no-break space, as the template's
+    const mark = line.winner ? "🏆" : line.leader ? "★" : "";
+    who.textContent = mark ? mark + "\u00a0" + line.side : line.side; // a no-break space, as the template's
     let note = item.querySelector(".note:not(.gone-note)");
     if (line.note && !note) who.after(note = Object.assign(document.createElement("span"), { className: "note" }));
     if (line.note) note.textContent = line.note; else note?.remove();
