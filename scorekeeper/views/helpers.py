@@ -48,8 +48,6 @@ def register(app: Flask) -> None:
     app.jinja_env.globals["has_endpoint"] = lambda endpoint: endpoint in app.view_functions
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["words"] = words_attribute
-    app.jinja_env.filters["ranked"] = ranked
-    app.jinja_env.filters["last_points"] = last_points
     app.jinja_env.filters["delta"] = delta
     app.jinja_env.filters["names"] = join_names
     app.jinja_env.filters["hands"] = hands
@@ -189,16 +187,6 @@ def sheet_after(state) -> int:
 def delta(value: int) -> str:
     """A change of a total: "+14", "−3", "±0"."""
     return f"+{number(value)}" if value > 0 else (number(value) if value < 0 else f"±{number(0)}")
-
-
-def last_points(state) -> dict[str, int]:
-    """How each side's total changed with the latest scored hand (``State.last_points``)."""
-    return state.last_points()
-
-
-def ranked(state) -> list[tuple[str, int]]:
-    """Sides with their totals, the leader first (``State.ranked``)."""
-    return state.ranked()
 
 
 def has_prefix(mapping, prefix: str) -> bool:

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from tests.browser import wait_until
+from tests.e2e.test_phone_play_offline import back_online
 from tests.e2e.test_phone_play_offline import kept_on_the_phone
 from tests.e2e.test_phone_play_offline import play_hand
 from tests.e2e.test_phone_play_offline import server_state
@@ -82,8 +83,7 @@ def test_online_saves_ask_few_steps_ahead_then_offline_play(browser, live_server
     assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == 6
     assert len(server_state(app, game)["hands"]) == 4  # nothing of it on the server yet
 
-    context.set_offline(False)
-    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    back_online(page)
     assert server_state(app, game) == phone["state"]
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()

@@ -34,6 +34,12 @@ from tests.conftest import make_account
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
 
+def back_online(page) -> None:
+    """The link back: the outbox sends what the phone kept, till nothing is left in it."""
+    page.context.set_offline(False)
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+
+
 def server_state(app, game: int) -> dict:
     with app.app_context():
         found = db.session.get(Game, game)
@@ -167,8 +173,7 @@ def test_seven_hands_offline_then_synced(browser, live_server, make_app):
     with app.app_context():
         assert not db.session.get(Game, game).hands  # nothing reached the server yet
 
-    context.set_offline(False)
-    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    back_online(page)
     expect(page.locator("#outbox")).to_have_count(0)
     assert server_state(app, game) == phone["state"]
     expect(page.locator("#final-title")).to_be_visible()  # the server's page now
@@ -230,8 +235,7 @@ def test_a_score_pad_played_offline(browser, live_server, make_app):
     expect(page.locator("#final-title")).to_contain_text("game over")
     phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
     assert phone["state"]["totals"] == {"Ann": 6, "Ben": 12, "Cy": 18}
-    context.set_offline(False)
-    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    back_online(page)
     assert server_state(app, game) == phone["state"]
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
@@ -279,8 +283,7 @@ def test_the_standings_redrawn_offline_as_the_server_draws_them(browser, live_se
     expect(names).to_have_text(["★ Ben", "Ann", "Cy"])
     phone = page.evaluate(STANDINGS)
 
-    page.context.set_offline(False)
-    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    back_online(page)
     page.reload()
     expect(page.locator("#totals > li")).to_have_count(3)
     assert page.evaluate(STANDINGS) == phone
@@ -321,8 +324,7 @@ def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(
     expect(page.locator("#now h1")).to_contain_text("Hand 3")
     phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
     assert len(phone["state"]["hands"]) == 2
-    context.set_offline(False)
-    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    back_online(page)
     assert server_state(app, game) == phone["state"]
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
@@ -406,8 +408,7 @@ def test_an_undo_and_a_correction_offline_then_synced(browser, live_server, make
     with app.app_context():
         assert not db.session.get(Game, game).hands  # nothing reached the server yet
 
-    context.set_offline(False)
-    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    back_online(page)
     server = server_state(app, game)
     assert server["totals"] == phone["state"]["totals"]
     assert [hand["input"] for hand in server["hands"]] == [

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import screenshot
-from tests.browser import wait_until
+from tests.e2e.test_phone_play_offline import back_online
 from tests.e2e.test_phone_play_offline import kept_on_the_phone
 from tests.e2e.test_phone_play_offline import server_state
 
@@ -168,8 +168,7 @@ def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
     assert len(phone["hands"]) == 3 and all(hand["status"] == "scored" for hand in phone["hands"])
     assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == saves
 
-    context.set_offline(False)
-    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    back_online(page)
     server = server_state(app, game)
     assert server["totals"] == phone["totals"]
     assert server == phone
