@@ -67,7 +67,8 @@ class Defaults:
     KNOWN_DEVICE_DAYS = 365
     # Where the counters live: Redis when set (redis://host:6379/0), else the app's database
     # (shared by every worker); see scorekeeper/throttle.py. RATELIMIT_STORAGE_URI, when set
-    # in instance/config.py, names another Flask-Limiter storage.
+    # in instance/config.py, names another Flask-Limiter storage. RATELIMIT_ENABLED = False
+    # switches every login limit off (nothing counted: for a load test, never in production).
     REDIS_URL = None
     RATELIMIT_KEY_PREFIX = "scorekeeper"
     PASSWORD_HASH_METHOD = "scrypt"

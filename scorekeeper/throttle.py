@@ -99,7 +99,10 @@ def _identifiers(bucket: str, ident: str) -> tuple[str, ...]:
 
 def hit_login(bucket: str, ident: str) -> float | None:
     """Count one attempt for a username or device (atomically, before the password is
-    checked). None when it may go on, else the seconds until it may try again."""
+    checked). None when it may go on, else the seconds until it may try again; always None
+    when the limits are switched off (``RATELIMIT_ENABLED = False``: nothing is counted)."""
+    if not limiter().enabled:
+        return None
     strategy = limiter().limiter
     item = _login_item()
     if strategy.hit(item, *_identifiers(bucket, ident)):
@@ -110,7 +113,8 @@ def hit_login(bucket: str, ident: str) -> float | None:
 
 def clear_login(bucket: str, ident: str) -> None:
     """A successful login: the username's (or device's) earlier attempts are forgotten."""
-    limiter().limiter.clear(_login_item(), *_identifiers(bucket, ident))
+    if limiter().enabled:
+        limiter().limiter.clear(_login_item(), *_identifiers(bucket, ident))
 
 
 def _address_refused(limit):

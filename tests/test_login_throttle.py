@@ -488,3 +488,20 @@ def test_gunicorn_trusts_forwarded_headers_only_with_proxy_fix(
     conf = runpy.run_path(str(Path(__file__).resolve().parent.parent / "gunicorn.conf.py"))
     assert conf["forwarded_allow_ips"] == allowed
     assert conf["bind"] == "127.0.0.1:8000"
+
+
+def test_with_the_limits_switched_off_logins_work_and_nothing_is_counted(make_app):
+    """``RATELIMIT_ENABLED = False`` (a load test's setting): the page and the API log in, a
+    wrong password is a plain 401 however often, and no counter is written."""
+    app = make_app(RATELIMIT_ENABLED=False)
+    make_account(app)
+    client = app.test_client()
+    answer = client.post("/api/v1/tokens", headers=basic("friday-club", PASSWORD))
+    assert answer.status_code == 201, answer.text
+    assert answer.get_json()["token"]
+    for _ in range(_max(app) + 2):
+        wrong = client.post("/api/v1/tokens", headers=basic("friday-club", "wrong guess"))
+        assert wrong.status_code == 401, wrong.text
+    assert login(client).status_code == 302
+    with app.app_context():
+        assert db.session.scalar(db.select(db.func.count()).select_from(LoginThrottle)) == 0
