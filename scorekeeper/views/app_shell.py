@@ -99,6 +99,11 @@ def outbox_words() -> dict:
         ),
         "discard": _("Discard"),
         "discard_confirm": _("Discard this save? It was not sent: what it holds will be lost."),
+        "keep_mine": _("Keep this phone’s"),
+        "keep_mine_confirm": _(
+            "Save this phone’s version of the hand over the one saved? What the other phone"
+            " saved for it will be replaced."
+        ),
         "refused": _("Not saved when sent: %(why)s", why="{why}"),
         "differs": _(
             "%(field)s: yours %(yours)s, saved %(saved)s",

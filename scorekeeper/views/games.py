@@ -431,7 +431,8 @@ def _unmoved(game) -> None:
             "conflict",
             _(
                 "This game changed on another phone while this one was offline: this save"
-                " was not applied. Compare it with the game, then enter it again or discard it."
+                " was not applied. Compare it with the game, then keep this phone’s version or"
+                " discard it."
             ),
         )
 

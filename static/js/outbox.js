@@ -181,6 +181,13 @@ window.Outbox = (function () {
         refused.setAttribute("role", "alert");
         item.append(refused, ...(entry.differs || []).map((line) => text("p", "differs", line)));
       }
+      if (entry.refused && entry.differs && entry.differs.length) {
+        const mine = Object.assign(document.createElement("button"), { type: "button", className: "keep-mine", textContent: words.keep_mine });
+        mine.addEventListener("click", () => {
+          if (window.confirm(words.keep_mine_confirm)) keepMine(entry).catch(() => {});
+        });
+        item.append(mine);
+      }
       const discard = Object.assign(document.createElement("button"), { type: "button", className: "discard", textContent: words.discard });
       discard.addEventListener("click", () => {
         if (!window.confirm(words.discard_confirm)) return;
@@ -219,10 +226,15 @@ window.Outbox = (function () {
     return field.type === "checkbox" ? (field.checked ? "✓" : "") : field.value.trim();
   };
 
+  // The hand a save was made for: its address's, or its form's hand number.
+  const handOf = (entry) => (entry.url.match(/\/hands\/(\d+)/) || [])[1]
+    || (entry.fields.find(([name]) => name === "number") || [])[1];
+  const fieldOf = (entry, name) => (entry.fields.find(([each]) => each === name) || [])[1];
+
   // A hand saved by another phone first: each value where it and this phone's differ (the
   // hand's correction form holds what was saved).
   async function differences(entry) {
-    const number = (entry.url.match(/\/hands\/(\d+)/) || [])[1] || (entry.fields.find(([name]) => name === "number") || [])[1];
+    const number = handOf(entry);
     if (!number) return [];
     try {
       const response = await fetch(`${entry.page}/hands/${number}/edit`, { headers: fragment, credentials: "same-origin" });
@@ -235,6 +247,80 @@ window.Outbox = (function () {
     } catch (error) {
       return [];
     }
+  }
+
+  // The server's answer to a save: the game's page or not; a warning on it (another phone saved
+  // that hand first, say); refused: the page with a warning, or any other 4xx but those that
+  // say "try again" (the first request with this key still being answered, too many
+  // requests). Anything else but the game's page (a server error, the login page) is tried
+  // again later.
+  function outcome(response, html) {
+    const page = html.includes("data-game-page");
+    const warned = page && html.includes("flash-warning");
+    const status = response.status;
+    const refused = warned || (status >= 400 && status < 500 && ![408, 409, 425, 429].includes(status));
+    return { page, warned, refused };
+  }
+
+  const messagesOf = (html) => [...parse(html).querySelectorAll(".flash-warning, .form-errors .error, p.error")]
+    .map((p) => p.textContent.trim());
+
+  // The scorekeeper chooses this phone's version of a hand another phone saved first: the
+  // server's own form for that hand (on its page, the bids of the hand in play; else the
+  // hand's correction form), filled in with what this phone's save said, is sent. Saved, the
+  // saves kept after it (made on this phone's version of the game) go on, each named on the
+  // game's version as it now stands; refused, the entry stays with the server's message.
+  async function keepMine(entry) {
+    const number = handOf(entry);
+    const address = `${entry.page}/hands/${number}`;
+    const names = entry.said.map((part) => part.name);
+    const takes = (form) => form && form.getAttribute("action") === address
+      && names.every((name) => form.elements.namedItem(name));
+    let form = here(entry) ? [...main.querySelectorAll("form")].find(takes) : null;
+    if (!form) {
+      const response = await fetch(`${address}/edit`, { headers: fragment, credentials: "same-origin" });
+      form = response.ok ? [...parse(await response.text()).querySelectorAll("form")].find(takes) : null;
+    }
+    if (!form) {
+      location.assign(`${address}/edit`); // the hand's correction page: entered there by hand
+      return;
+    }
+    for (const name of names) {
+      const field = form.elements.namedItem(name);
+      if (field.type === "checkbox") field.checked = true;
+      else field.value = fieldOf(entry, name); // a radio group checks the one with this value
+    }
+    const key = form.querySelector("input[name=idempotency_key]");
+    if (key) key.value = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`.replace(".", "");
+    const body = new URLSearchParams([...new FormData(form)].filter(([, value]) => typeof value === "string"));
+    let response;
+    let html;
+    try {
+      response = await fetch(address, { method: "POST", body, headers: fragment, credentials: "same-origin", signal: patience() }); // app.js
+      html = await response.text();
+    } catch (error) {
+      return; // no answer: the entry stays, the choice can be made again
+    }
+    const { page, refused } = outcome(response, html);
+    if (page && here(entry)) swap(html);
+    if (refused || !page || !response.ok) {
+      entry.refused = messagesOf(html).join(" ") || String(response.status);
+      await put(entry).then(read).then(show);
+      return;
+    }
+    const shown = parse(html).querySelector("[data-game-page][data-version]");
+    const from = Number(fieldOf(entry, "based_on"));
+    await drop(entry.key);
+    for (const later of (await read()).filter((each) => each.page === entry.page && each.seq > entry.seq)) {
+      const field = later.fields.find(([name]) => name === "based_on");
+      if (!field || !shown || Number.isNaN(from)) continue;
+      field[1] = String(Number(shown.dataset.version) + Number(field[1]) - from - 1);
+      await put(later);
+    }
+    await read();
+    show();
+    wait = 1000;
+    flush();
   }
 
   // Send what waits, in order; stop at the first that gets no answer (and try again later).
@@ -255,14 +341,7 @@ window.Outbox = (function () {
       } catch (error) {
         return later();
       }
-      const page = html.includes("data-game-page");
-      const warned = page && html.includes("flash-warning"); // another phone saved it first, say
-      // A refusal: the game's page not saved (or the correction's form again), any other 4xx
-      // but those that say "try again" (the first request with this key still being
-      // answered, too many requests). Anything else but the game's page (a server error, the
-      // login page) is tried again later.
-      const status = response.status;
-      const refused = warned || (status >= 400 && status < 500 && ![408, 409, 425, 429].includes(status));
+      const { page, warned, refused } = outcome(response, html);
       if (!refused && !(page && response.ok)) return later();
       wait = 1000;
       if (!refused) {
@@ -270,8 +349,7 @@ window.Outbox = (function () {
         if (here(entry)) swap(html);
         continue;
       }
-      const found = parse(html);
-      const messages = [...found.querySelectorAll(".flash-warning, .form-errors .error, p.error")].map((p) => p.textContent.trim());
+      const messages = messagesOf(html);
       if (here(entry) && page) swap(html); // the game as it stands, the entry back in its form
       const after = all.some((each) => each.page === entry.page && each.seq > entry.seq);
       if (here(entry) && page && !warned && !after) {

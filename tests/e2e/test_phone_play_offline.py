@@ -212,6 +212,45 @@ def test_a_game_moved_meanwhile_is_refused_and_the_phones_saves_kept(
     context.close()
 
 
+def test_the_phones_version_chosen_in_one_tap_then_its_later_saves_go(
+    browser, live_server, make_app
+):
+    """The same meeting of two phones, and the scorekeeper keeps this phone's version ("Keep
+    this phone's", asked first): hand 1's bids become the phone's on the server (its own form
+    for the bids of the hand in play, filled in from the kept save), then the save kept after
+    it (made on the phone's version) goes too, named on the game's version as it now stands:
+    the server's game is the phone's, nothing kept is left."""
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
+    context = page.context
+    context.set_offline(True)
+    play_hand(page, 7)
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    with app.app_context():  # meanwhile, another phone: hand 1's bids, everyone 1 but Ann
+        other = db.session.get(Game, game)
+        games.record_hand(other, {"bids": {**dict.fromkeys(SEVEN, 1), "Ann": 0}})
+
+    context.set_offline(False)
+    outbox = page.locator("#outbox")
+    expect(outbox.locator(".error")).to_contain_text("changed on another phone", timeout=30_000)
+    mine = outbox.get_by_role("button", name="Keep this phone’s")
+    expect(mine).to_have_count(1)  # only the refused save offers it
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    mine.click()
+    expect(outbox.locator("li")).to_have_count(2)  # dismissed: nothing sent
+    assert server_state(app, game)["hands"][0]["input"]["bids"]["Ben"] == 1
+    page.once("dialog", lambda dialog: dialog.accept())
+    mine.click()
+    wait_until(page, "() => Outbox.entries().then((kept) => kept.length === 0)", timeout=30_000)
+    expect(page.locator("#outbox")).to_have_count(0)
+    assert server_state(app, game) == phone["state"]
+    assert phone["state"]["hands"][0]["status"] == "scored"
+    expect(page.locator("form[data-bids-form]")).to_be_visible()  # hand 2, the server's page
+    screenshot(page, "play-offline-conflict-kept-mine")
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
+
+
 def test_a_score_pad_played_offline(browser, live_server, make_app):
     """The score pad (a game of another kind: one form a round, typed points): 3 rounds with
     the network off, each round's form the server's made ahead, the totals written at once, the
