@@ -86,13 +86,13 @@ def enter(page, form, phase: str, rng: random.Random) -> dict[str, int]:
     return said
 
 
-def bids_saved_offline(phone, bids: dict[str, int]):
-    """On the game's page (the outbox loaded), the link down: the bids of hand 1 tapped and
-    saved. The form."""
+def bids_saved_offline(phone, bids: dict[str, int], phase: str = "bids"):
+    """On the game's page (the outbox loaded), the link down: the bids (or the tricks) of
+    hand 1 tapped and saved. The form."""
     phone.wait_for_function("() => window.Outbox !== undefined")
     phone.allowed_errors.append("net::ERR_INTERNET_DISCONNECTED")
     phone.context.set_offline(True)
-    form = phone.locator("form[data-bids-form]")
+    form = phone.locator(f"form[data-{phase}-form]")
     for name, value in bids.items():
         form.locator(f'li[data-player="{name}"] input[value="{value}"]').locator("xpath=..").click()
     form.locator("[data-save]").click()
@@ -316,6 +316,39 @@ def test_a_refused_kept_save_can_be_kept_over_the_other_phones(axe_phone, make_a
     tricks = phone.locator("form[data-tricks-form]")
     expect(tricks.locator('li[data-player="Ann"] .pill.bid')).to_have_text("bid 1")
     expect(tricks.locator('li[data-player="Ben"] .pill.bid')).to_have_text("bid 0")
+
+
+def test_kept_tricks_of_a_hand_the_other_phone_finished_go_through_its_correction(
+    axe_phone, make_app
+):
+    """The tricks of hand 1 kept on the phone while another phone saves other tricks for it:
+    refused when sent (the hand is finished), and kept over the other phone's in one tap
+    through the hand's correction form (none on the page for it): the server's hand 1 has the
+    bids both phones saw and this phone's tricks."""
+    phone = axe_phone
+    app, game = a_game(make_app)
+    bids = {"Ann": 0, "Ben": 1, "Cy": 1, "Dee": 1}
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        games.record_hand(games.get_game(account, game), {"bids": bids}, number=1)
+    log_in(phone)
+    phone.goto(f"/games/{game}")
+    mine = {"Ann": 1, "Ben": 0, "Cy": 0, "Dee": 0}
+    bids_saved_offline(phone, mine, "tricks")
+    with app.app_context():  # another phone gets there first
+        account = db.session.scalar(db.select(Account))
+        theirs = {"Ann": 0, "Ben": 1, "Cy": 0, "Dee": 0}
+        games.update_hand(games.get_game(account, game), 1, {"tricks": theirs}, complete=True)
+    phone.context.set_offline(False)
+    kept = phone.locator("#outbox")
+    expect(kept.locator("li .differs")).to_have_count(2)
+    expect(phone.locator("form[data-bids-form]")).to_be_visible()  # hand 2 on the page
+    phone.once("dialog", lambda dialog: dialog.accept())
+    kept.get_by_role("button", name="Keep this phone’s").click()
+    expect(phone.locator("#outbox")).to_have_count(0)
+    with app.app_context():
+        hand = games.load(db.session.scalar(db.select(Account)), game).state.hands[0]
+        assert (hand.input["bids"], hand.input["tricks"]) == (bids, mine)
 
 
 def test_a_kept_save_refused_when_sent_comes_back_with_both_versions(axe_phone, make_app):
