@@ -55,6 +55,13 @@ function keptOrNote(error, form, submitter, note) {
   kept.then((done) => done || note());
 }
 
+// A form's fields as the body of its request: URL-encoded, as the browser sends a form itself
+// (the server reads that several times faster than multipart: about 2 ms of a save's time);
+// multipart only when a file is among them (also used by sheet.js).
+function encoded(data) {
+  return [...data.values()].some((value) => typeof value !== "string") ? data : new URLSearchParams(data);
+}
+
 // How long a save waits for its answer (a link that drops a request without a word would
 // keep it waiting for minutes): then it counts as unanswered (also used by sheet.js).
 function patience() {
@@ -102,7 +109,7 @@ function inplaceForms() {
 
   function post(form, submitter) {
     const button = submitter || form.querySelector("[data-save]");
-    const body = new FormData(form, submitter && submitter.name ? submitter : undefined);
+    const body = encoded(new FormData(form, submitter && submitter.name ? submitter : undefined));
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
     const restore = busyButton(button);
     const started = performance.now();

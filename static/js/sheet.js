@@ -61,7 +61,7 @@
   function save(form, submitter) {
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
     const restore = busyButton(submitter || form.querySelector('button[type="submit"]')); // app.js
-    fetch(form.action, { method: "POST", body: new FormData(form), headers: asFragment, credentials: "same-origin", signal: patience() })
+    fetch(form.action, { method: "POST", body: encoded(new FormData(form)), headers: asFragment, credentials: "same-origin", signal: patience() })
       .then((response) => response.text().then((html) => ({ response, html })))
       .then(({ response, html }) => {
         // Saved, or another phone changed the game first: the game's page, with its message.

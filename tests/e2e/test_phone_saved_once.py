@@ -39,6 +39,10 @@ def test_a_lost_answer_is_sent_again_and_saved_once_and_back_shows_the_game_now(
     landed = []
 
     def lose_the_answer(route):
+        # Sent URL-encoded, as the browser sends a form itself (the server reads multipart
+        # several times slower).
+        sent = route.request.headers["content-type"]
+        assert sent.startswith("application/x-www-form-urlencoded"), sent
         landed.append(route.fetch().status)
         route.abort()
 
