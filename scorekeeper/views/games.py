@@ -381,8 +381,11 @@ def saved(result: Played, number: int | None = None, version: int | None = None)
 
 def ahead_page(result: Played) -> str:
     """The game's page for ``result``, a state the game may reach (no refusal, nothing typed):
-    the steps ahead of a phone playing offline."""
-    return page_html(result, "show.html", refusal=None, errors={}, entered=None, phase=None)
+    the steps ahead of a phone playing offline (``ahead``: a game's page may draw there what
+    the phone shows or hides as its own rules say)."""
+    return page_html(
+        result, "show.html", refusal=None, errors={}, entered=None, phase=None, ahead=True
+    )
 
 
 def edit_page(result: Played, number: int) -> str:

@@ -178,3 +178,56 @@ def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
     screenshot(page, f"play-online-{kind}")
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
+
+
+def test_spades_blind_nil_offline_where_the_phones_totals_allow_it(browser, live_server, make_app):
+    """Spades with blind nil: hand 1 offline leaves the second bidder's team more than 100
+    behind (its contract of 12 set), so in hand 2 its players may bid blind nil, which the
+    steps made ahead (from the game's own filled-in forms, where the other team fell behind)
+    could not know: the boxes are there, hidden, and the phone shows them for that team only.
+    A blind nil bid offline is checked by the phone's rules, then synced: the server's game
+    is the phone's."""
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, "spades", FOUR, {"target": 500, "blind_nil": True}
+    )
+    context = page.context
+    context.set_offline(True)
+    bids = page.locator("form[data-bids-form]")
+    order = order_of(bids)
+    for name, bid in zip(order, [1, 6, 1, 6], strict=True):
+        chip(bids, f"bid-{seat_of(bids, name)}", bid)
+    bids.locator("[data-save]").click()
+    tricks = page.locator("form[data-tricks-form]")
+    expect(tricks).to_be_visible()
+    taken = dict(zip(order, [2, 11, 0, 0], strict=True))  # 2 made, the other team's 12 set
+    for name, count in taken.items():
+        chip(tricks, f"trick-{seat_of(tricks, name)}", count)
+    tricks.locator("[data-save]").click()
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    state = phone_state(page, game)
+    allowed = state["next"]["blind_nil_allowed"]
+    assert sorted(allowed.values()) == [False, True], allowed
+    behind = next(side for side, may in allowed.items() if may)
+    assert order[1] in behind.split(" & "), (behind, order)
+    bids = page.locator("form[data-bids-form]")
+    expect(page.locator("#now h1")).to_contain_text("2")
+    boxes = bids.locator(".blind-nil")
+    expect(boxes).to_have_count(4)  # every box made ahead
+    expect(bids.locator(f'.blind-nil[data-side="{behind}"]')).to_have_count(2)
+    expect(bids.locator(f'.blind-nil[data-side="{behind}"]:visible')).to_have_count(2)
+    expect(bids.locator(".blind-nil:visible")).to_have_count(2)
+    screenshot(page, "play-offline-spades-blind-nil")
+    first = bids.locator(f'.blind-nil[data-side="{behind}"]').first
+    blind = first.locator("xpath=ancestor::li[@data-player]").get_attribute("data-player")
+    for name in order_of(bids):
+        chip(bids, f"bid-{seat_of(bids, name)}", 0 if name == blind else 3)
+    first.locator("input").check()
+    bids.locator("[data-save]").click()
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "3")
+    phone = phone_state(page, game)
+    assert phone["hands"][1]["input"]["blind_nil"] == [blind]
+
+    back_online(page)
+    assert server_state(app, game) == phone
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
