@@ -161,9 +161,11 @@ def library_files() -> dict[str, bytes]:
     return found
 
 
+@cache
 def sheet_templates() -> dict[str, str]:
     """The templates the score sheet of every installed game is drawn by, by name: each
-    game's ``_sheet.html`` and the templates it imports, read by the app's own loader."""
+    game's ``_sheet.html`` and the templates it imports, read by the app's own loader (once
+    a process, as the bundle is made)."""
     env = current_app.jinja_env
     todo = [f"games/{key}/_sheet.html" for key in INSTALLED]
     found: dict[str, str] = {}
@@ -237,12 +239,17 @@ VARIABLE = re.compile(r"<(?:[^<>:]+:)?(\w+)>")
 def addresses() -> dict[str, str]:
     """The addresses the sheet's templates link to, as patterns the phone fills in
     (``games.pages.url_for``): ``{"games.edit": "/games/{game_id}/hands/{number}/edit"}``."""
+    return _addresses(request.script_root)
+
+
+@cache
+def _addresses(root: str) -> dict[str, str]:
     endpoints = {found for source in sheet_templates().values() for found in LINKED.findall(source)}
     patterns = {}
     for endpoint in sorted(endpoints):
         rule = next(iter(current_app.url_map.iter_rules(endpoint)), None)
         if rule is not None:
-            patterns[endpoint] = request.script_root + VARIABLE.sub(r"{\1}", rule.rule)
+            patterns[endpoint] = root + VARIABLE.sub(r"{\1}", rule.rule)
     return patterns
 
 
