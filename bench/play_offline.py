@@ -4,9 +4,12 @@
   ready (runtime and bundle fetched from the app the first time, from the browser's cache
   after), and the steps ahead (``ahead.json``: the server renders the page at every step
   still to come);
+- the sheet's drawing made ready (its bundle unpacked, Jinja imported, the game's templates
+  compiled: done when the phone is idle once the rules are), from the same tap;
 - an offline save, tap to totals: from the Save tap (its submit event) to the save checked by
   the phone's rules, kept by the outbox, the next step's form in place and the totals written,
-  over a whole 7-player Oh Hell game of 7 hands played offline (14 saves);
+  over a whole 7-player Oh Hell game of 7 hands played offline (14 saves); and tap to sheet:
+  to the score sheet drawn again by the game's templates in the phone (after a paint);
 - the sync: those 14 saves (7 hands), from the link's return to every one of them on the
   server;
 - an online save with the local answer first, tap to totals: the switch on and the link up,
@@ -49,20 +52,30 @@ OPTIONS = {"hook": True, "sequence": "down"}
 #: Times the Save tap (capture phase, before anything else) and the offline save's end.
 WATCH = """() => {
   window.benchTimes = [];
-  window.addEventListener("submit", () => { window.benchTapped = performance.now(); }, true);
+  window.benchTaps = [];
+  window.benchSheets = [];
+  window.addEventListener("submit", () => {
+    window.benchTapped = performance.now();
+    window.benchTaps.push(window.benchTapped);
+  }, true);
   new MutationObserver(() => window.benchTimes.push(performance.now() - window.benchTapped))
     .observe(document.body, { attributes: true, attributeFilter: ["data-offline-checked"] });
+  new MutationObserver(() => window.benchSheets.push(
+    performance.now() - window.benchTaps[window.benchSheets.length]))
+    .observe(document.body, { attributes: true, attributeFilter: ["data-offline-sheets"] });
 }"""
 
 
-def switch_on(page, game: int) -> float:
+def switch_on(page, game: int) -> tuple[float, float]:
     """The switch tapped on game ``game``'s page: ms until the rules are ready and the steps
-    ahead kept."""
+    ahead kept, and until the sheet's drawing is ready too."""
     page.goto(f"/games/{game}")
     page.locator("input[data-keep-offline]").check()
     started = time.perf_counter()
     page.locator(".keep-offline[data-ready][data-ahead]").wait_for(state="attached")
-    return (time.perf_counter() - started) * 1000
+    ready = (time.perf_counter() - started) * 1000
+    page.locator(".keep-offline[data-sheet]").wait_for(state="attached")
+    return ready, (time.perf_counter() - started) * 1000
 
 
 def play_offline(page) -> None:
@@ -128,9 +141,9 @@ def main() -> None:
         context.set_default_timeout(120_000)
         login = context.new_page()
         log_in(login)
-        first = switch_on(context.new_page(), ids[0])
+        first, first_sheet = switch_on(context.new_page(), ids[0])
         page = context.new_page()
-        cached = switch_on(page, ids[1])
+        cached, cached_sheet = switch_on(page, ids[1])
         ahead = page.evaluate(
             """async (game) => { const started = performance.now();
               await (await fetch(`/offline/play/${game}/ahead.json`)).json();
@@ -139,6 +152,8 @@ def main() -> None:
         )
         print(f"{'cold start, fetched from the app':36} {first:7.0f} ms")
         print(f"{'cold start, from the cache':36} {cached:7.0f} ms")
+        print(f"{'  the sheet ready, fetched':36} {first_sheet:7.0f} ms")
+        print(f"{'  the sheet ready, from the cache':36} {cached_sheet:7.0f} ms")
         print(f"{'steps ahead (15 pages, 7 corrections)':36} {ahead:7.0f} ms")
         with app.app_context():
             version = db.session.get(Game, ids[1]).version
@@ -149,6 +164,12 @@ def main() -> None:
         print(
             f"{'offline save, tap to totals':36} median {statistics.median(taps):6.1f} ms, "
             f"max {taps[-1]:6.1f} ms ({len(taps)} saves)"
+        )
+        page.wait_for_function(f"() => window.benchSheets.length === {len(taps)}")
+        sheets = sorted(page.evaluate("() => window.benchSheets"))
+        print(
+            f"{'offline save, tap to sheet':36} median {statistics.median(sheets):6.1f} ms, "
+            f"max {sheets[-1]:6.1f} ms ({len(sheets)} sheets)"
         )
         started = time.perf_counter()
         context.set_offline(False)

@@ -110,13 +110,17 @@ class HandForm(ActionForm):
         (scorekeeper/views/idempotency.py): the form sent twice (a double tap, a resend after
         a lost answer) is saved once, and answered the same both times."""
         key = secrets.token_urlsafe(16)
-        # The same for every form of one page (the CSRF token and the seats): rendered once
-        # by the widgets, only the key is new for each form.
+        hidden = self.hidden_fields(*fields)
+        return Markup(f'{hidden}<input type="hidden" name="idempotency_key" value="{key}">')
+
+    def hidden_fields(self, *fields) -> Markup:
+        """The hidden fields but the idempotency key: the same for every form of one page
+        (the CSRF token and the seats), rendered once by the widgets."""
         shown = self.__dict__.setdefault("_hidden_shown", {})
         hidden = shown.get(fields)
         if hidden is None:
             hidden = shown[fields] = super().hidden_tag(*fields)
-        return Markup(f'{hidden}<input type="hidden" name="idempotency_key" value="{key}">')
+        return hidden
 
 
 def show_refusal(form: FlaskForm, refusal: Refusal) -> None:

@@ -31,6 +31,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from scorekeeper.games import i18n as rules_i18n
+from scorekeeper.games.pages import filled
 
 #: The languages of the app, each by its own name (the switch shows them so).
 LANGUAGES = {"en": "English", "su": "Basa Sunda", "lo": "ພາສາລາວ", "bn": "বাংলা"}
@@ -216,24 +217,10 @@ def ngettext(one: str, many: str, count: int) -> str:
     return _translations().ungettext(one, many, count)
 
 
-def _shown(variables: dict) -> dict:
-    """Placeholders as the reader writes them: numbers through ``number``."""
-    return {
-        key: number(value)
-        if isinstance(value, int | float) and not isinstance(value, bool)
-        else value
-        for key, value in variables.items()
-    }
-
-
 def _filled(context, text: str, variables: dict) -> str:
     """A template's text: autoescaped (a format string) and filled in, the numbers of the
-    placeholders in the reader's digits."""
-    if context.eval_ctx.autoescape:
-        text = Markup(text)
-    if not variables and "%" not in text:  # a plain label: nothing to fill in
-        return text
-    return text % _shown(variables)
+    placeholders in the reader's digits (as the phone's sheet fills them: ``games.pages``)."""
+    return filled(context, text, variables, number)
 
 
 @pass_context
@@ -265,10 +252,7 @@ def _template_pgettext(context, message_context: str, message: str, **variables)
 @pass_context
 def _template_ngettext(context, one: str, many: str, count: int, **variables) -> str:
     variables.setdefault("num", count)
-    text = ngettext(one, many, count)
-    if context.eval_ctx.autoescape:
-        text = Markup(text)
-    return text % _shown(variables)
+    return _filled(context, ngettext(one, many, count), variables)
 
 
 def names(items: list[str]) -> str:

@@ -56,3 +56,23 @@ def test_only_the_runtime_files_are_served(app, client):
     if installed:
         assert answer.mimetype == "application/wasm"
         answer.close()
+
+
+def test_the_sheet_bundle_holds_jinja_the_sheets_templates_and_no_compiled_code(client):
+    """``sheet.zip``: the sheet's drawing (``games.pages``), Jinja and MarkupSafe as pure
+    Python with their licences (no C speedups, nothing the phone cannot import), and the
+    templates every installed game's sheet is drawn by; nothing of the app above the games."""
+    with client.application.test_request_context():
+        url = offline_rules.urls()["sheet"]
+    answer = client.get(url)
+    assert answer.status_code == 200
+    assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    names = set(zipfile.ZipFile(io.BytesIO(answer.data)).namelist())
+    assert {"scorekeeper/games/pages.py", "scorekeeper/games/sheet.py"} <= names
+    assert {"jinja2/environment.py", "jinja2/LICENSE.txt", "markupsafe/_native.py"} <= names
+    assert not [name for name in names if not name.endswith((".py", ".html", ".txt"))]
+    assert "scorekeeper/games/portable.py" not in names  # in the rules' bundle
+    for key in INSTALLED:
+        assert f"templates/games/{key}/_sheet.html" in names
+    assert "templates/games/_macros.html" in names
+    assert not [n for n in names if n.startswith("scorekeeper/") and "/games/" not in n]

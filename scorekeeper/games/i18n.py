@@ -107,6 +107,22 @@ def ngettext(one: str, many: str, count: int, **params: Any) -> str:
     return _fill(_ngettext(one, many, count), {"num": count, **params})
 
 
+def translated(message: str) -> str:
+    """``message`` in the reader's language, its placeholders left as they are (for a
+    template's ``_``, which fills them in itself)."""
+    return _gettext(message)
+
+
+def translated_plural(one: str, many: str, count: int) -> str:
+    """The form for ``count`` in the reader's language, placeholders left as they are."""
+    return _ngettext(one, many, count)
+
+
+def translated_in(context: str, message: str) -> str:
+    """``message`` as meant in ``context``, placeholders left as they are."""
+    return _in_context(context, message)
+
+
 def names(items: Iterable[str]) -> str:
     """Names (or sides) as one phrase in the reader's language: "Ann, Ben and Cy"."""
     return _names([str(item) for item in items])

@@ -337,6 +337,12 @@ def page_html(result: Played, template: str, **context) -> str:
     )
 
 
+def page_hidden(result: Played) -> str:
+    """The hidden fields of the game page's forms but their idempotency key (the CSRF token,
+    the seats): those of the sheet's undo as the phone draws it (``games.pages``)."""
+    return str(HandForm(formdata=None, seats=_seats(result)).hidden_fields())
+
+
 def _seats(result: Played, hand=None) -> str:
     """The seat positions of the players a page's forms are for: the hand being corrected's,
     or the hand to enter's."""

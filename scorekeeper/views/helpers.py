@@ -11,6 +11,9 @@ from flask import has_request_context
 from markupsafe import Markup
 
 from scorekeeper.games import GAMES
+from scorekeeper.games.sheet import latest_start
+from scorekeeper.games.sheet import seat_tint
+from scorekeeper.games.sheet import sheet_of
 from scorekeeper.i18n import locale_code
 from scorekeeper.i18n import number
 from scorekeeper.services.nights import night_title
@@ -18,7 +21,6 @@ from scorekeeper.views.assets import asset_url
 from scorekeeper.views.assets import pack_url
 from scorekeeper.views.assets import static_url
 from scorekeeper.views.common import wants_fragment
-from scorekeeper.views.sheet import sheet_of
 
 
 def register(app: Flask) -> None:
@@ -145,20 +147,6 @@ def hands(count: int, rules) -> str:
     return rules.phrase("count", count=count)
 
 
-#: The seat colours (``--s1`` ... in app.css): a seat, or a side in team games, has the same
-#: one on the entry rows, the score sheet's header and the chart's line; beyond seven they
-#: repeat (the seat number tells them apart, as it does without colour).
-SEAT_COLOURS = 7
-
-
-def seat_tint(index: int) -> str:
-    """The class of the colour of seat (or side) ``index`` (0-based): "s1" ... "s7"."""
-    return f"s{index % SEAT_COLOURS + 1}"
-
-
-#: A game page's score sheet shows this many of the latest hands (a long game's page stays
-#: small); ``?sheet=all`` shows every hand.
-SHEET_HANDS = 24
 #: Where a save made in place keeps the hand it saved (``sheet_after``), on ``flask.g``.
 SHEET_FROM = "sheet_from"
 
@@ -169,9 +157,7 @@ def sheet_start(state) -> int:
 
     # The game page, and its main part as a save made in place answers it.
     on_game_page = request.endpoint in ("games.show", "games.record", "games.update")
-    if request.args.get("sheet") == "all" or not on_game_page:
-        return 0
-    return max(0, len(state.hands) - SHEET_HANDS)
+    return latest_start(state, request.args.get("sheet") == "all" or not on_game_page)
 
 
 def sheet_after(state) -> int:

@@ -7,8 +7,13 @@ by the app itself, fetched only when a phone is asked to keep a game for offline
   rules of every installed game import (found by reading their imports, so a new game needs
   nothing here), ``portable`` (one call, JSON in and out), and each language's catalog with
   its digits and list patterns (what the app takes from Babel, which the phone does without).
+- ``/offline/sheet.zip?v=<hash>``: what the phone draws the score sheet with, fetched beside
+  the rules: ``games.pages`` and what it imports beyond the rules, Jinja and MarkupSafe
+  (pure Python, from the app's own environment, MarkupSafe without its C speedups) and the
+  templates the sheet of every installed game is drawn by (each game's ``_sheet.html`` and
+  what it imports, found by reading them).
 
-Both are cached for a year under their version; the service worker keeps them.
+All are cached for a year under their version; the service worker keeps them.
 """
 
 from __future__ import annotations
@@ -17,10 +22,14 @@ import ast
 import hashlib
 import io
 import json
+import re
 import zipfile
 from functools import cache
+from importlib.metadata import files as package_files
 from pathlib import Path
 
+import jinja2
+import markupsafe
 from babel import Locale
 from flask import Blueprint
 from flask import Response
@@ -46,6 +55,7 @@ from scorekeeper.views.assets import static_url
 from scorekeeper.views.common import fragment_of
 from scorekeeper.views.games import ahead_page
 from scorekeeper.views.games import edit_page
+from scorekeeper.views.games import page_hidden
 from scorekeeper.views.security import KEPT_A_YEAR
 
 bp = Blueprint("offline_rules", __name__)
@@ -94,13 +104,8 @@ def _imports(path: Path, name: str) -> set[str]:
     return {each for each in found if each.startswith("scorekeeper") and _module_path(each)}
 
 
-def rules_modules() -> dict[str, Path]:
-    """Every module of the app the phone's rules need: the roots, each installed game's rules
-    and form reader (the phone reads the game page's form as the server does) and what they
-    import, with the packages above each of them."""
-    todo = [*ROOTS]
-    for key in INSTALLED:
-        todo += [f"scorekeeper.games.{key}.rules", f"scorekeeper.games.{key}.form"]
+def _closure(todo: list[str]) -> dict[str, Path]:
+    """The app's modules ``todo`` names, what they import, and the packages above each."""
     found: dict[str, Path] = {}
     while todo:
         name = todo.pop()
@@ -115,6 +120,81 @@ def rules_modules() -> dict[str, Path]:
         if parent:
             todo.append(parent)
     return found
+
+
+def rules_modules() -> dict[str, Path]:
+    """Every module of the app the phone's rules need: the roots, each installed game's rules
+    and form reader (the phone reads the game page's form as the server does) and what they
+    import, with the packages above each of them."""
+    todo = [*ROOTS]
+    for key in INSTALLED:
+        todo += [f"scorekeeper.games.{key}.rules", f"scorekeeper.games.{key}.form"]
+    return _closure(todo)
+
+
+#: What the phone draws the score sheet with, besides the rules.
+SHEET_ROOTS = ("scorekeeper.games.pages",)
+#: The libraries the sheet's drawing imports, shipped with it (pure Python), and the modules
+#: of them it never imports.
+LIBRARIES = (jinja2, markupsafe)
+LEFT_OUT = {"nativetypes.py", "meta.py", "sandbox.py", "ext.py"}
+
+
+def sheet_modules() -> dict[str, Path]:
+    """The app's modules the sheet's drawing needs that the rules' bundle does not hold."""
+    rules = rules_modules()
+    return {name: path for name, path in _closure([*SHEET_ROOTS]).items() if name not in rules}
+
+
+def library_files() -> dict[str, bytes]:
+    """Jinja and MarkupSafe as the phone imports them: their Python files (MarkupSafe falls
+    back to its pure-Python escaping without its C speedups), with their licences."""
+    found: dict[str, bytes] = {}
+    for library in LIBRARIES:
+        folder = Path(library.__file__).parent
+        for path in sorted(folder.glob("*.py")):
+            if path.name not in LEFT_OUT:
+                found[f"{folder.name}/{path.name}"] = path.read_bytes()
+        for licence in package_files(library.__name__) or ():
+            if licence.name.startswith("LICENSE"):
+                found[f"{folder.name}/{licence.name}"] = licence.locate().read_bytes()
+    return found
+
+
+@cache
+def sheet_templates() -> dict[str, str]:
+    """The templates the score sheet of every installed game is drawn by, by name: each
+    game's ``_sheet.html`` and the templates it imports, read by the app's own loader (once
+    a process, as the bundle is made)."""
+    env = current_app.jinja_env
+    todo = [f"games/{key}/_sheet.html" for key in INSTALLED]
+    found: dict[str, str] = {}
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found[name] = env.loader.get_source(env, name)[0]
+        for node in env.parse(found[name]).find_all((jinja2.nodes.Import, jinja2.nodes.FromImport)):
+            if isinstance(node.template, jinja2.nodes.Const):
+                todo.append(node.template.value)
+    return dict(sorted(found.items()))
+
+
+def _zipped(files: dict[str, bytes]) -> tuple[bytes, str]:
+    """A zip of ``files`` (name to bytes), and its version (a hash of what it holds)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(_entry(name), data)
+    data = buffer.getvalue()
+    return data, hashlib.sha256(data).hexdigest()[:10]
+
+
+def _module_files(modules: dict[str, Path]) -> dict[str, bytes]:
+    return {
+        path.relative_to(PACKAGE.parent).as_posix(): path.read_bytes()
+        for _name, path in sorted(modules.items())
+    }
 
 
 def _patterns(code: str) -> dict[str, str]:
@@ -132,18 +212,45 @@ def _languages() -> dict[str, Path]:
 @cache
 def bundle() -> tuple[bytes, str]:
     """The zip the phone unpacks, and its version (a hash of what it holds)."""
-    buffer = io.BytesIO()
+    files = _module_files(rules_modules())
     words: dict[str, dict[str, object]] = {}
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for _name, path in sorted(rules_modules().items()):
-            inside = path.relative_to(PACKAGE.parent).as_posix()
-            archive.writestr(_entry(inside), path.read_bytes())
-        for code, path in _languages().items():
-            archive.writestr(_entry(f"languages/{code}.mo"), path.read_bytes())
-            words[code] = {"digits": digits_of(code), "patterns": _patterns(code)}
-        archive.writestr(_entry("languages/languages.json"), json.dumps(words, sort_keys=True))
-    data = buffer.getvalue()
-    return data, hashlib.sha256(data).hexdigest()[:10]
+    for code, path in _languages().items():
+        files[f"languages/{code}.mo"] = path.read_bytes()
+        words[code] = {"digits": digits_of(code), "patterns": _patterns(code)}
+    files["languages/languages.json"] = json.dumps(words, sort_keys=True).encode()
+    return _zipped(files)
+
+
+@cache
+def sheet_bundle() -> tuple[bytes, str]:
+    """The zip of the sheet's drawing (unpacked beside the rules), and its version."""
+    files = _module_files(sheet_modules()) | library_files()
+    for name, source in sheet_templates().items():
+        files[f"templates/{name}"] = source.encode()
+    return _zipped(files)
+
+
+#: Where a template says ``url_for('an.endpoint'``.
+LINKED = re.compile(r"""url_for\(\s*['"]([\w.]+)['"]""")
+#: A rule's variable part (``<int:game_id>``), which a pattern writes ``{game_id}``.
+VARIABLE = re.compile(r"<(?:[^<>:]+:)?(\w+)>")
+
+
+def addresses() -> dict[str, str]:
+    """The addresses the sheet's templates link to, as patterns the phone fills in
+    (``games.pages.url_for``): ``{"games.edit": "/games/{game_id}/hands/{number}/edit"}``."""
+    return _addresses(request.script_root)
+
+
+@cache
+def _addresses(root: str) -> dict[str, str]:
+    endpoints = {found for source in sheet_templates().values() for found in LINKED.findall(source)}
+    patterns = {}
+    for endpoint in sorted(endpoints):
+        rule = next(iter(current_app.url_map.iter_rules(endpoint)), None)
+        if rule is not None:
+            patterns[endpoint] = root + VARIABLE.sub(r"{\1}", rule.rule)
+    return patterns
 
 
 def _entry(name: str) -> zipfile.ZipInfo:
@@ -163,20 +270,31 @@ def available() -> bool:
 
 
 def urls() -> dict[str, str]:
-    """What the page's script needs: where the runtime and the rules are."""
+    """What the page's script needs: where the runtime, the rules and the sheet's drawing
+    are."""
     return {
         "runtime": url_for("offline_rules.runtime", filename="pyodide.mjs"),
         "rules": url_for("offline_rules.rules", v=bundle()[1]),
+        "sheet": url_for("offline_rules.sheet", v=sheet_bundle()[1]),
     }
 
 
-@bp.get("/offline/rules.zip")
-def rules():
-    data, version = bundle()
+def _zip_response(made: tuple[bytes, str]):
+    data, version = made
     response = Response(data, mimetype="application/zip")
     response.headers["Cache-Control"] = KEPT_A_YEAR
     response.set_etag(version)
     return response
+
+
+@bp.get("/offline/rules.zip")
+def rules():
+    return _zip_response(bundle())
+
+
+@bp.get("/offline/sheet.zip")
+def sheet():
+    return _zip_response(sheet_bundle())
 
 
 @bp.get("/offline/pyodide/<path:filename>")
@@ -416,6 +534,17 @@ def play(game_id: int):
             "members": list(game.members),
             "entries": portable.plain(record),
             "language": locale_code(),
+        },
+        # What the phone's sheet (``games.pages``) reads of the stored game beside its
+        # record: its id, options and state, the addresses the sheet links to, the hidden
+        # fields of the page's forms (its undo's).
+        sheet={
+            "id": game.id,
+            "options": dict(game.options),
+            "locked": bool(game.locked),
+            "status": game.status,
+            "urls": addresses(),
+            "hidden": page_hidden(played),
         },
         words={
             "keep": _("Keep this game on this phone"),

@@ -114,42 +114,14 @@ async function fetchAhead() {
   const before = aheadKept();
   if (before && before.version > found.version) return;
   const steps = {};
-  const sheet = { heads: {}, undos: {}, skeleton: null };
   for (const [step, html] of Object.entries(found.steps)) {
     const page = new DOMParser().parseFromString(html, "text/html");
     steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
-    sheetParts(page, sheet);
   }
-  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, corrections: found.corrections || {}, ...sheet }));
+  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, corrections: found.corrections || {} }));
   localStorage.setItem(SEEN, String(found.version));
   const box = document.querySelector(".keep-offline");
   if (box) box.dataset.ahead = "";
-}
-
-// Of a step's page, the parts of the score sheet that say nothing of what was entered: each
-// hand's head (its number, cards and dealer; for a hand scored, the link to its correction),
-// the undo under the record's last hand, and the sheet's frame (its heads and totals row)
-// for a game that has no sheet yet.
-function sheetParts(page, sheet) {
-  const body = page.querySelector("table.sheet > tbody");
-  if (!body) return;
-  body.querySelectorAll("tr[data-line]:not(.change-line)").forEach((row) => {
-    const head = row.querySelector("th");
-    if (head) sheet.heads[`${row.dataset.line}:${row.className}`] = head.outerHTML;
-  });
-  const undo = body.querySelector(".undo-row");
-  const form = undo && undo.querySelector("form[action]");
-  const found = form && form.getAttribute("action").match(WRITES);
-  if (found && found[2]) sheet.undos[found[1]] = undo.outerHTML;
-  if (!sheet.skeleton) {
-    const card = body.closest(".sheet-card").cloneNode(true);
-    card.querySelector("table.sheet > tbody").replaceChildren();
-    card.querySelectorAll("[data-sheet-start], [data-sheet-after]").forEach((each) => {
-      delete each.dataset.sheetStart;
-      delete each.dataset.sheetAfter;
-    });
-    sheet.skeleton = card.outerHTML;
-  }
 }
 
 // Each form drawn from what was made ahead gets a key of its own: a step drawn again (after
@@ -181,7 +153,7 @@ function advance(state, html, detail = { offline: true }, leaders = data.leaders
     old[0].before(parts);
     old.forEach((part) => part.remove());
   }
-  if (!detail.local) drawSheet(state, leaders); // online, the server's sheet comes with its answer
+  if (!detail.local) drawSheet(); // online, the server's sheet comes with its answer
   document.dispatchEvent(new CustomEvent("sk:page", { detail }));
   document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
   showTotals(state);
@@ -198,96 +170,46 @@ function noteDrawn() {
     .forEach((row) => { drawn.rows[row.dataset.line] = row.outerHTML; });
 }
 
-// The score sheet redrawn from the phone's record: each hand's row (as the server drew it
-// when nothing of it changed since; else its head as made ahead, and in each column the
-// hand's points and the running total, as the phone's rules worked them out), the undo
-// under the last hand, the totals row.
-function drawSheet(state, leaders) {
-  const ahead = aheadKept();
-  let card = document.querySelector("#main .sheet-card");
-  if (card && !card.querySelector("table.sheet") && ahead && ahead.skeleton && state.hands.length) {
-    const frame = document.createRange().createContextualFragment(ahead.skeleton).firstElementChild;
-    card.replaceWith(frame);
-    card = frame;
-  }
-  const body = card && card.querySelector("table.sheet > tbody");
-  if (!body || !ahead) return;
-  const entries = data.request.entries;
+// The score sheet drawn again from the phone's record by the game's own templates (the sheet
+// card as the server's page draws it: games/pages.py, run by the phone's Python, rules.js's
+// ``sheet``), once the step and the totals are on the screen: each hand's row as the server
+// drew it while its hand and every hand before it are unchanged since, any other as the phone
+// drew it (the game's own cells: Oh Hell's bid/tricks ✓/✗), the undo under the last hand, the
+// totals row and the leaders' stars. Drawn in turn, the last save's last; ``sheetDrawn``: the
+// sheet of the saves so far drawn.
+let sheetDrawn = Promise.resolve();
+const painted = () => new Promise((done) => (document.hidden ? setTimeout(done) : requestAnimationFrame(() => setTimeout(done))));
+
+function drawSheet() {
+  const every = new URLSearchParams(location.search).get("sheet") === "all";
+  const asked = { ...data.request, sheet: { ...data.sheet, every } };
+  sheetDrawn = sheetDrawn.then(painted).then(() => ready).then((module) => module.sheet(data.urls, asked))
+    .then((answer) => { if (answer.sheet) placeSheet(answer.sheet, asked.entries); })
+    .catch(() => {}); // the sheet stays as it was (the server's again once synced)
+  return sheetDrawn;
+}
+
+function placeSheet(html, entries) {
+  const card = document.querySelector("#main .sheet-card");
+  const made = document.createRange().createContextualFragment(html).querySelector(".sheet-card");
+  if (!card || !made) return;
   let same = 0; // the hands still as the server drew them
   for (const [index, entry] of entries.entries()) {
     if (!drawn.entries || JSON.stringify(entry) !== JSON.stringify(drawn.entries[index])) break;
     if (!("change" in entry)) same += 1;
   }
-  const earlier = body.querySelector("tr.earlier");
-  const firstShown = body.querySelector("tr[data-line]:not(.change-line)");
-  const start = earlier && firstShown ? Number(firstShown.dataset.line) - 1 : 0;
-  const columns = [...card.querySelectorAll("tfoot td[data-col]")].map((cell) => cell.dataset.col);
-  const changes = [...body.querySelectorAll("tr.change-line")];
-  const rows = earlier ? [earlier] : [];
-  const html = [];
-  for (const hand of state.hands.filter((each) => each.number > start)) {
-    while (changes.length && Number(changes[0].dataset.line) <= hand.number) rows.push(changes.shift());
-    const kept = hand.number <= same && drawn.rows[hand.number];
-    html.push(kept || rowOf(hand, columns, ahead));
-  }
-  const last = state.hands[state.hands.length - 1];
-  const lastIsHand = entries.length && !("change" in entries[entries.length - 1]);
-  if (last && lastIsHand && ahead.undos[last.number]) html.push(ahead.undos[last.number]);
-  const parts = document.createRange().createContextualFragment(`<table><tbody>${html.join("")}</tbody></table>`);
-  freshKeys(parts);
-  body.replaceChildren(...rows, ...parts.querySelector("tbody").children, ...changes);
-  card.querySelectorAll("tfoot td[data-col]").forEach((cell) => {
-    const total = state.totals[cell.dataset.col];
-    if (total === undefined) return;
-    const note = cell.querySelector(".gone-note");
-    cell.replaceChildren(shown(total), ...(note ? [note] : []));
+  made.querySelectorAll("table.sheet > tbody > tr[data-line]:not(.change-line)").forEach((row) => {
+    const kept = Number(row.dataset.line) <= same && drawn.rows[row.dataset.line];
+    if (kept) row.replaceWith(document.createRange().createContextualFragment(`<table><tbody>${kept}</tbody></table>`).querySelector("tr"));
+    else row.dataset.offlineRow = "";
   });
-  if (leaders) starred(card, leaders);
-}
-
-// Who leads, as the phone's rules say: the star of their column's head, their total marked.
-function starred(card, leaders) {
-  const heads = card.querySelectorAll("thead .seat-col");
-  const totals = [...card.querySelectorAll("tfoot td[data-col]")];
-  heads.forEach((head, index) => {
-    const lead = totals[index] !== undefined && leaders.includes(totals[index].dataset.col);
-    head.classList.toggle("leader", lead);
-    totals[index]?.classList.toggle("leader", lead);
-    const line = head.querySelector(".seat-line");
-    const star = line && line.firstChild && line.firstChild.nodeType === Node.TEXT_NODE ? line.firstChild : null;
-    if (lead && !star && line) line.prepend("★");
-    if (!lead && star) star.remove();
-  });
-}
-
-// A hand's row drawn by the phone: the head made ahead, each column's points and total.
-function rowOf(hand, columns, ahead) {
-  const made = (tag, className, text) => {
-    const element = Object.assign(document.createElement(tag), { className });
-    if (text !== undefined) element.textContent = shown(text);
-    return element;
-  };
-  const row = made("tr", hand.status);
-  row.dataset.line = hand.number;
-  row.dataset.offlineRow = "";
-  const head = ahead.heads[`${hand.number}:${hand.status}`];
-  if (head) row.append(document.createRange().createContextualFragment(`<table><tr>${head}</tr></table>`).querySelector("th"));
-  else {
-    const cell = made("th", ""); // append() answers nothing: the head built, then appended
-    cell.append(made("span", "num", hand.number));
-    row.append(cell);
-  }
-  for (const side of columns) {
-    if (!hand.points || !(side in hand.points)) {
-      row.append(made("td", hand.points ? "away" : "pending"));
-      continue;
-    }
-    const cell = made("td", hand.points[side] < 0 ? "offline-cell minus" : "offline-cell");
-    cell.dataset.col = side;
-    cell.append(made("span", "pts", hand.points[side]), made("span", "run", hand.totals[side]));
-    row.append(cell);
-  }
-  return row.outerHTML;
+  freshKeys(made);
+  // The table in place where the page has one (its scroll and the card's notes stay), else
+  // the whole card (the first hand's sheet, or none left after an undo).
+  const table = made.querySelector("table.sheet");
+  const old = card.querySelector("table.sheet");
+  if (table && old) old.replaceWith(table); else card.replaceWith(made);
+  document.body.dataset.offlineSheets = String(Number(document.body.dataset.offlineSheets || 0) + 1);
 }
 
 async function rules() {
@@ -310,7 +232,7 @@ function theSwitch() {
   const start = () => {
     state.textContent = data.words.loading;
     ready = ready || rules();
-    ready.then((module) => { running = module; state.textContent = data.words.kept; box.dataset.ready = ""; },
+    ready.then((module) => { running = module; state.textContent = data.words.kept; box.dataset.ready = ""; warmSheet(module, box); },
       () => { state.textContent = ""; ready = null; });
   };
   input.addEventListener("change", () => {
@@ -327,6 +249,17 @@ function theSwitch() {
   place(box);
   document.addEventListener("sk:page", () => place(box));
   if (kept()) start();
+}
+
+// The sheet's drawing made ready once the rules are, while the phone is idle: its bundle
+// unpacked, Jinja imported and the game's templates compiled (about a second of the phone's
+// Python, once a page), so that the first save offline draws its sheet at once.
+function warmSheet(module, keep) {
+  const idle = window.requestIdleCallback || ((then) => setTimeout(then, 200));
+  idle(() => {
+    const asked = { ...data.request, sheet: data.sheet };
+    module.sheet(data.urls, asked).then(() => { keep.dataset.sheet = ""; }, () => {});
+  }, { timeout: 2000 });
 }
 
 // The switch sits with the game's actions, under the entry, the sheet and the rules (a whole
@@ -435,12 +368,14 @@ async function checkHere(form, submitter) {
   const fromSheet = Boolean(corrected || form.closest(".undo-row"));
   if (corrected) box.close();
   advance(answer.state, html);
-  if (answer.said) saidOfIt(answer.said, fromSheet);
-  if (corrected) shownCorrected(corrected);
   document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);
   const state = document.querySelector("[data-keep-state]");
   if (state) state.textContent = data.words.checked;
   document.body.dataset.offlineSaves = String(Number(document.body.dataset.offlineSaves || 0) + 1);
+  // What the page says of it and the hand corrected, on the sheet drawn again.
+  await sheetDrawn;
+  if (answer.said) saidOfIt(answer.said, fromSheet);
+  if (corrected) shownCorrected(corrected);
 }
 
 // The sheet's "tap a hand's number to correct it" with no link: the hand's correction form

@@ -8,22 +8,55 @@
 //   -> {entries, state} or {refused: [...]}: a save of the game page's form, as the server's
 //   const answer = await rules.fields(urls, {...play's, number});
 //   -> {fields} or {refused: [...]}: hand ``number`` as its correction form's fields
+//   const answer = await rules.sheet(urls, {...play's, members, sheet});
+//   -> {sheet} or {refused: [...]}: the score sheet's card, drawn by the game's own templates
+//   (games/pages.py: Jinja, in the sheet's bundle, fetched beside the rules and unpacked
+//   when the sheet is first drawn)
 let started = null;
+let runtime = null; // Pyodide, once started
+let sheetZip = null; // the sheet's bundle, fetched beside the rules
+let drawing = null; // the sheet's drawing (games.pages), once unpacked and imported
+
+const fetched = (url) => fetch(url).then((response) => {
+  if (!response.ok) throw new Error(response.statusText);
+  return response.arrayBuffer();
+});
 
 export function start(urls) {
   if (!started) {
     started = (async () => {
+      if (urls.sheet && !sheetZip) {
+        sheetZip = fetched(urls.sheet);
+        sheetZip.catch(() => { sheetZip = null; });
+      }
       const { loadPyodide } = await import(urls.runtime);
       const indexURL = new URL(".", new URL(urls.runtime, location.href)).href;
       const pyodide = await loadPyodide({ indexURL, fullStdLib: false });
-      const zip = await (await fetch(urls.rules)).arrayBuffer();
+      const zip = await fetched(urls.rules);
       pyodide.unpackArchive(zip, "zip", { extractDir: "/rules" });
       pyodide.pyimport("sys").path.insert(0, "/rules");
+      runtime = pyodide;
       return pyodide.pyimport("scorekeeper.games.portable");
     })();
     started.catch(() => { started = null; });
   }
   return started;
+}
+
+// The sheet's drawing: its bundle (Jinja, MarkupSafe, the templates) unpacked beside the
+// rules, its module imported (the first sheet drawn then compiles the game's templates).
+export function drawer(urls) {
+  if (!drawing) {
+    drawing = (async () => {
+      await start(urls);
+      const zip = await (sheetZip || (sheetZip = fetched(urls.sheet)));
+      runtime.unpackArchive(zip, "zip", { extractDir: "/rules" });
+      runtime.pyimport("importlib").invalidate_caches();
+      return runtime.pyimport("scorekeeper.games.pages");
+    })();
+    drawing.catch(() => { drawing = null; sheetZip = null; });
+  }
+  return drawing;
 }
 
 export async function play(urls, request) {
@@ -39,4 +72,9 @@ export async function save(urls, request) {
 export async function fields(urls, request) {
   const portable = await start(urls);
   return JSON.parse(portable.fields_json(JSON.stringify(request), "/rules/languages"));
+}
+
+export async function sheet(urls, request) {
+  const pages = await drawer(urls);
+  return JSON.parse(pages.sheet_json(JSON.stringify(request), "/rules/languages", "/rules/templates"));
 }

@@ -19,6 +19,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
 from scorekeeper.games import portable
+from scorekeeper.i18n import LANGUAGES
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.services import games
@@ -30,6 +31,8 @@ from tests.browser import phone_settings
 from tests.browser import screenshot
 from tests.browser import wait_until
 from tests.conftest import make_account
+from tests.test_languages_flows import said
+from tests.test_languages_flows import written
 
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
@@ -68,7 +71,14 @@ def play_hand(page, cards: int) -> None:
 
 
 def kept_on_the_phone(
-    browser, live_server, make_app, kind="oh_hell", players=SEVEN, options=None, profile=None
+    browser,
+    live_server,
+    make_app,
+    kind="oh_hell",
+    players=SEVEN,
+    options=None,
+    profile=None,
+    language=None,
 ):
     """A game open on a phone that keeps it (a 7-player Oh Hell game of 7 hands with the hook,
     unless told): the app, the game's id, the phone's page and the page's errors. With a
@@ -98,6 +108,9 @@ def kept_on_the_phone(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     log_in(page)
+    if language:  # the language switch, on the page logging in led to
+        page.locator("form.languages").get_by_role("button", name=LANGUAGES[language]).click()
+        expect(page.locator("html")).to_have_attribute("lang", language)
     page.goto(f"/games/{game}")
     switch = page.locator("input[data-keep-offline]")
     expect(switch).to_be_visible(timeout=20_000)
@@ -429,7 +442,10 @@ def test_an_undo_and_a_correction_offline_then_synced(browser, live_server, make
     hand = phone["state"]["hands"][0]
     assert hand["input"]["bids"] == {"Ann": 1, "Ben": 0, "Cy": 1, "Dee": 0}
     assert hand["points"] == {"Ann": 0, "Ben": 10, "Cy": 11, "Dee": 10}
-    expect(corrected.locator('td[data-col="Cy"] .pts')).to_have_text("11")
+    cy = corrected.locator("td").nth(2)  # the game's own cell, drawn by its template
+    expect(cy.locator(".bt")).to_have_text("1/1")
+    expect(cy.locator(".mark")).to_have_text("✓")
+    expect(cy.locator(".pts")).to_have_text("11")
     for name, total in phone["state"]["totals"].items():  # the sheet's totals and the entry's
         expect(page.locator(f'table.sheet tfoot td[data-col="{name}"]')).to_have_text(
             str(total).replace("-", "−")
@@ -470,3 +486,66 @@ def test_an_undo_and_a_correction_offline_then_synced(browser, live_server, make
     )
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
+
+
+#: A sheet's hand rows as drawn, without the mark of the rows the phone drew.
+SHEET_ROWS = """() => [...document.querySelectorAll('#main table.sheet > tbody > tr[data-line]')]
+  .map((row) => row.outerHTML.replace(' data-offline-row=""', ''))"""
+
+
+@pytest.mark.parametrize("language", ["en", "bn"])
+def test_an_offline_hands_row_shows_the_games_own_cells(browser, live_server, make_app, language):
+    """Offline, at 390x844, in English and in Bengali: the sheet row of a hand played on the
+    phone is drawn by the game's own template (games/pages.py under Pyodide), before any
+    sync: Oh Hell's bid/tricks, ✓ made or ✗ missed, the hand's points, in the language's
+    digits, the link to correct it; the next hand's bids as its pending row; synced, the
+    server's page draws the very same rows."""
+    players = SEVEN[:4]
+    app, game, page, errors = kept_on_the_phone(
+        browser,
+        live_server,
+        make_app,
+        players=players,
+        options={"hook": True, "max_cards": 5},
+        language=language,
+    )
+    expect(page.locator(".keep-offline[data-sheet]")).to_be_attached(timeout=60_000)
+    page.context.set_offline(True)
+    play_hand(page, 1)  # everyone bids 0, the first in order (Ben) takes the one trick
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    bids = page.locator("form[data-bids-form]")
+    expect(bids.locator("input[name=number]")).to_have_value("2")
+    for name in bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)"):
+        tap(bids, name, 0 if name != "Ben" else 1)
+    bids.locator("[data-save]").click()  # hand 2's bids: its row pending
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "3")
+    first = page.locator('#main table.sheet tr[data-line="1"][data-offline-row]')
+    expect(first.locator("td .bt")).to_have_text(
+        [written(language, text) for text in ("0/0", "0/1", "0/0", "0/0")]
+    )
+    expect(first.locator("td .mark")).to_have_text(["✓", "✗", "✓", "✓"])
+    expect(first.locator("td .mark").nth(1)).to_have_attribute(
+        "aria-label", "missed" if language == "en" else said(language, "missed")
+    )
+    expect(first.locator("td .pts")).to_have_text([written(language, n) for n in (10, 0, 10, 10)])
+    expect(first.locator("a.hand-link")).to_have_attribute("href", f"/games/{game}/hands/1/edit")
+    pending = page.locator('#main table.sheet tr[data-line="2"][data-offline-row]')
+    expect(pending).to_have_class("playing")
+    expect(pending.locator("td.pending .bt")).to_have_text(
+        [written(language, text) for text in ("0/–", "1/–", "0/–", "0/–")]
+    )
+    expect(page.locator(".undo-row form")).to_have_attribute(
+        "action", f"/games/{game}/hands/2/undo"
+    )
+    page.locator("#main .sheet-card").scroll_into_view_if_needed()
+    screenshot(page, f"play-offline-sheet-{language}")
+    phone = page.evaluate(SHEET_ROWS)
+    assert len(phone) == 2
+    with app.app_context():
+        assert not db.session.get(Game, game).hands  # nothing reached the server yet
+
+    back_online(page)
+    page.goto(f"/games/{game}")
+    assert page.evaluate(SHEET_ROWS) == phone
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    page.context.close()

@@ -26,6 +26,26 @@ DEALT, SAT_OUT, AWAY = "dealt", "sat_out", "away"
 #: the stylesheet makes room for (longer ones stay this small and the sheet scrolls).
 USUAL, LONGEST = 4, 8
 
+#: A game page's score sheet shows this many of the latest hands (a long game's page stays
+#: small); ``?sheet=all`` shows every hand.
+SHEET_HANDS = 24
+
+#: The seat colours (``--s1`` ... in app.css): a seat, or a side in team games, has the same
+#: one on the entry rows, the score sheet's header and the chart's line; beyond seven they
+#: repeat (the seat number tells them apart, as it does without colour).
+SEAT_COLOURS = 7
+
+
+def seat_tint(index: int) -> str:
+    """The class of the colour of seat (or side) ``index`` (0-based): "s1" ... "s7"."""
+    return f"s{index % SEAT_COLOURS + 1}"
+
+
+def latest_start(state, every: bool = False) -> int:
+    """Where a game page's sheet starts: its latest ``SHEET_HANDS`` hands (after this many),
+    or every hand (``every``: ``?sheet=all``, and the pages that show the whole sheet)."""
+    return 0 if every else max(0, len(state.hands) - SHEET_HANDS)
+
 
 @dataclass
 class Column:
@@ -80,7 +100,7 @@ class Sheet:
     last_change: Mapping[str, Any] | None
     #: The hand that is the record's last entry, else None.
     last_hand: Any
-    #: The hands a page shows are those after this one (``views.helpers.sheet_start``): the
+    #: The hands a page shows are those after this one (``latest_start``): the
     #: lines of the hands up to it have no cells (a long game's page draws its latest hands).
     start: int = 0
 
