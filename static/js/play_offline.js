@@ -251,15 +251,20 @@ function theSwitch() {
   if (kept()) start();
 }
 
-// The sheet's drawing made ready once the rules are, while the phone is idle: its bundle
-// unpacked, Jinja imported and the game's templates compiled (about a second of the phone's
-// Python, once a page), so that the first save offline draws its sheet at once.
+// The sheet's drawing made ready while the phone is idle (its bundle unpacked, Jinja imported
+// and the game's templates compiled: about a second of the phone's Python, once a page), when
+// the link is down or as soon as it goes down: online the server draws the sheet, and the page
+// is not held up for it; offline, the first save's sheet is then drawn at once.
 function warmSheet(module, keep) {
-  const idle = window.requestIdleCallback || ((then) => setTimeout(then, 200));
-  idle(() => {
-    const asked = { ...data.request, sheet: data.sheet };
-    module.sheet(data.urls, asked).then(() => { keep.dataset.sheet = ""; }, () => {});
-  }, { timeout: 2000 });
+  const warm = () => {
+    const idle = window.requestIdleCallback || ((then) => setTimeout(then, 200));
+    idle(() => {
+      const asked = { ...data.request, sheet: data.sheet };
+      module.sheet(data.urls, asked).then(() => { keep.dataset.sheet = ""; }, () => {});
+    }, { timeout: 2000 });
+  };
+  if (navigator.onLine) window.addEventListener("offline", warm, { once: true });
+  else warm();
 }
 
 // The switch sits with the game's actions, under the entry, the sheet and the rules (a whole

@@ -509,8 +509,10 @@ def test_an_offline_hands_row_shows_the_games_own_cells(browser, live_server, ma
         options={"hook": True, "max_cards": 5},
         language=language,
     )
-    expect(page.locator(".keep-offline[data-sheet]")).to_be_attached(timeout=60_000)
     page.context.set_offline(True)
+    # The sheet's drawing is made ready once the link is down, not before (online the server
+    # draws the sheet).
+    expect(page.locator(".keep-offline[data-sheet]")).to_be_attached(timeout=60_000)
     play_hand(page, 1)  # everyone bids 0, the first in order (Ben) takes the one trick
     expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
     bids = page.locator("form[data-bids-form]")
