@@ -114,13 +114,15 @@ async function fetchAhead() {
   const before = aheadKept();
   if (before && before.version > found.version) return;
   const steps = {};
+  const parts = {};
   const sheet = { heads: {}, undos: {}, skeleton: null };
   for (const [step, html] of Object.entries(found.steps)) {
     const page = new DOMParser().parseFromString(html, "text/html");
     steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
+    parts[step] = partsOf(page);
     sheetParts(page, sheet);
   }
-  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, corrections: found.corrections || {}, ...sheet }));
+  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, parts, corrections: found.corrections || {}, ...sheet }));
   localStorage.setItem(SEEN, String(found.version));
   const box = document.querySelector(".keep-offline");
   if (box) box.dataset.ahead = "";
@@ -149,6 +151,74 @@ function sheetParts(page, sheet) {
       delete each.dataset.sheetAfter;
     });
     sheet.skeleton = card.outerHTML;
+  }
+}
+
+// Of a step's page, the parts outside its data-step parts that the phone fills in from its
+// own rules (marked data-part: the standings card), each with its frame as the server drew it
+// at that step (the card's heading: "Totals", "Final standings") and where it stands: after
+// (or else before) the nearest part of the page the phone can find again (an id, a section
+// named by its heading, a data-step part, another marked part). A part the step's page has
+// not is not in the page at that step.
+function partsOf(page) {
+  const found = {};
+  const steps = [...page.querySelectorAll("[data-step]")];
+  const where = (element) => {
+    if (element.id) return { id: element.id };
+    if (element.dataset.part) return { part: element.dataset.part };
+    if (element.hasAttribute("aria-labelledby")) return { labelled: element.getAttribute("aria-labelledby") };
+    if ("step" in element.dataset) return { step: steps.indexOf(element) };
+    return null;
+  };
+  page.querySelectorAll("[data-part]").forEach((part) => {
+    let at = null;
+    for (let sibling = part.previousElementSibling; sibling && !at; sibling = sibling.previousElementSibling) {
+      at = where(sibling) && { ...where(sibling), after: true };
+    }
+    for (let sibling = part.nextElementSibling; sibling && !at; sibling = sibling.nextElementSibling) at = where(sibling);
+    found[part.dataset.part] = { html: part.outerHTML, at };
+  });
+  return found;
+}
+
+// The element of the page ``at`` names (partsOf), or null.
+function located(at) {
+  const main = document.getElementById("main");
+  if (!at || !main) return null;
+  if (at.id) return document.getElementById(at.id);
+  if (at.part) return main.querySelector(`[data-part="${CSS.escape(at.part)}"]`);
+  if (at.labelled) return main.querySelector(`[aria-labelledby="${CSS.escape(at.labelled)}"]`);
+  return main.querySelectorAll("[data-step]")[at.step] || null;
+}
+
+// What of a part the phone does not fill in: a part drawn again only when this differs.
+const frameOf = (element) => {
+  const copy = element.cloneNode(true);
+  copy.querySelectorAll("[data-fill]").forEach((filled) => filled.replaceChildren());
+  return copy.outerHTML;
+};
+
+// The marked parts of the page as they are at the step the game is now at (partsOf): each
+// added where the page made ahead has it, drawn again where its frame differs (the card's
+// heading once the game is over), taken away where that page has none. No step made ahead:
+// the page's parts stand.
+function placeParts(state) {
+  const ahead = aheadKept();
+  const parts = ahead && ahead.parts && ahead.parts[stepOf(state)];
+  if (!parts) return;
+  const shownNow = [...document.querySelectorAll("#main [data-part]")].map((part) => part.dataset.part);
+  for (const name of new Set([...shownNow, ...Object.keys(parts)])) {
+    const old = document.querySelector(`#main [data-part="${CSS.escape(name)}"]`);
+    const made = parts[name];
+    if (!made) { old?.remove(); continue; }
+    const part = document.createRange().createContextualFragment(made.html).firstElementChild;
+    if (old) {
+      if (frameOf(old) !== frameOf(part)) old.replaceWith(part);
+      continue;
+    }
+    const anchor = located(made.at);
+    if (anchor && made.at.after) anchor.after(part);
+    else if (anchor) anchor.before(part);
   }
 }
 
@@ -185,6 +255,7 @@ function advance(state, html, detail = { offline: true }, leaders = data.leaders
   document.dispatchEvent(new CustomEvent("sk:page", { detail }));
   document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
   showTotals(state);
+  placeParts(state);
   drawStandings(standings);
   return Boolean(html);
 }
@@ -361,10 +432,10 @@ function drawStandings(lines) {
   const list = document.getElementById("totals");
   if (!list || !lines) return;
   const items = new Map([...list.children].map((item) => [item.querySelector("[data-total]")?.dataset.total, item]));
+  if (!lines.every((line) => items.has(line.side))) return; // a side the page does not show: the server's card stands
   const ordered = [];
   for (const line of lines) {
     const item = items.get(line.side);
-    if (!item) return; // a side the page does not show: the server's card stands
     item.classList.toggle("leader", line.leader);
     const who = item.querySelector(".who");
     const mark = line.winner ? "🏆" : line.leader ? "★" : "";
@@ -556,7 +627,8 @@ async function answerFirst(form, asked, seen) {
   data.version += 1;
   const html = stepAhead(answer.state);
   const old = html ? [...document.querySelectorAll("#main [data-step]")] : [];
-  pending.push({ form, state: answer.state, old, before });
+  const parts = [...document.querySelectorAll("#main [data-part]")];
+  pending.push({ form, state: answer.state, old, parts, before });
   if (html) advance(answer.state, html, { offline: true, local: true });
   else { showTotals(answer.state); drawStandings(answer.standings); }
   document.body.dataset.localFirst = String(Number(document.body.dataset.localFirst || 0) + 1);
@@ -573,6 +645,12 @@ function unanswered(event) {
     now[0].before(...found.old);
     now.forEach((part) => part.remove());
   }
+  // The marked parts as they were (a standings card the phone's answer added goes again).
+  document.querySelectorAll("#main [data-part]").forEach((part) => {
+    if (found.parts.includes(part)) return;
+    const was = found.parts.find((each) => each.dataset.part === part.dataset.part);
+    if (was) part.replaceWith(was); else part.remove();
+  });
   Object.assign(data, { state: found.before.state, version: found.before.version, standings: found.before.standings });
   data.request.entries = found.before.entries;
   showTotals(found.before.state || { totals: {} });

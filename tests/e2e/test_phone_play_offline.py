@@ -30,6 +30,7 @@ from tests.browser import phone_settings
 from tests.browser import screenshot
 from tests.browser import wait_until
 from tests.conftest import make_account
+from tests.test_languages_flows import said
 
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 
@@ -68,7 +69,14 @@ def play_hand(page, cards: int) -> None:
 
 
 def kept_on_the_phone(
-    browser, live_server, make_app, kind="oh_hell", players=SEVEN, options=None, profile=None
+    browser,
+    live_server,
+    make_app,
+    kind="oh_hell",
+    players=SEVEN,
+    options=None,
+    profile=None,
+    language="en",
 ):
     """A game open on a phone that keeps it (a 7-player Oh Hell game of 7 hands with the hook,
     unless told): the app, the game's id, the phone's page and the page's errors. With a
@@ -98,6 +106,10 @@ def kept_on_the_phone(
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     log_in(page)
+    if language != "en":
+        page.goto("/")
+        page.locator(f'form.languages button[value="{language}"]').click()
+        expect(page.locator("html")).to_have_attribute("lang", language)
     page.goto(f"/games/{game}")
     switch = page.locator("input[data-keep-offline]")
     expect(switch).to_be_visible(timeout=20_000)
@@ -327,6 +339,57 @@ def test_the_standings_redrawn_offline_as_the_server_draws_them(browser, live_se
     expect(page.locator("#totals > li")).to_have_count(3)
     assert page.evaluate(STANDINGS) == phone
     assert [line["who"] for line in phone] == ["★\xa0Ben", "Ann", "Cy"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    page.context.close()
+
+
+CARD = """() => {
+  const card = document.querySelector('#main [data-part=standings]');
+  return card && {heading: card.querySelector('h2').innerText, text: card.innerText,
+    next: card.nextElementSibling.getAttribute('aria-labelledby')};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "bn"])
+def test_the_standings_card_of_a_first_hand_and_of_a_game_over_offline(
+    browser, live_server, make_app, language
+):
+    """A score pad of 3 rounds played offline from its first round: the page had no standings
+    card (no round yet); the first round saved offline puts it where the server's page has it
+    (above the sheet), headed "Totals"; the last round ends the game and its heading says
+    "Final standings", in the table's language (the server's templates' words, made ahead).
+    Synced and loaded again, the server's card is the phone's, word for word."""
+    options = {"name": "Catan", "end": "rounds", "rounds": 3}
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, "score_pad", SEVEN[:3], options, language=language
+    )
+    page.context.set_offline(True)
+    words = (lambda message: message) if language == "en" else (lambda m: said(language, m))
+    card = page.locator("#main [data-part=standings]")
+    expect(card).to_have_count(0)
+    for number in range(1, 4):
+        form = page.locator("form[data-pad-form]")
+        for seat in range(3):
+            form.locator(f'input[name="point-{seat}"]').fill(str(number * (seat + 1)))
+        form.locator("[data-save]").click()
+        expect(page.locator("body")).to_have_attribute("data-offline-checked", str(number))
+        if number == 1:
+            shown = page.evaluate(CARD)
+            assert shown["heading"].startswith(words("Totals") + " "), shown
+            assert shown["next"] == "sheet-title"
+            expect(page.locator("#totals > li")).to_have_count(3)
+            expect(page.locator("#totals > li .who").first).to_have_text(f"★\xa0{SEVEN[2]}")
+    expect(page.locator("#final-title")).to_be_visible()
+    phone = page.evaluate(CARD)
+    assert phone["heading"].startswith(words("Final standings") + " "), phone
+    expect(page.locator("#totals > li .who").first).to_have_text(f"🏆\xa0{SEVEN[2]}")
+    card.scroll_into_view_if_needed()
+    screenshot(page, f"play-offline-final-standings-{language}")
+
+    back_online(page)
+    page.reload()
+    expect(card).to_have_count(1)
+    assert page.evaluate(CARD) == phone
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     page.context.close()
 
