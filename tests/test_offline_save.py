@@ -59,7 +59,7 @@ def span(line: str, kind: str) -> str | None:
 
 def drawn_standings(page: str) -> list[dict]:
     """The game page's standings card (``games/_macros.html``), line by line."""
-    card = re.search(r'<ol class="standings"[^>]*id="totals">(.*?)</ol>', page, re.S)
+    card = re.search(r'<ol class="standings"[^>]*id="totals"[^>]*>(.*?)</ol>', page, re.S)
     assert card, "no standings card"
     return [
         {

@@ -563,6 +563,11 @@ class GameRules:
         """How a trick is played, shown while a hand is played (trick-taking games)."""
         return []
 
+    def page_notices(self, state: State) -> list[str]:
+        """The notices the game's page shows in its notices box (outside the entry's own
+        parts): the rules' notices unless the game shows some of them elsewhere, or none."""
+        return list(state.notices)
+
     def standing_note(
         self, state: State, side: str, options: Mapping[str, Any] | None = None
     ) -> str | None:

@@ -257,6 +257,7 @@ function advance(state, html, detail = { offline: true }, leaders = data.leaders
   showTotals(state);
   placeParts(state);
   drawStandings(standings);
+  drawNotices(data.notices);
   return Boolean(html);
 }
 
@@ -454,6 +455,16 @@ function drawStandings(lines) {
   list.append(...ordered);
 }
 
+// The page's notices box (games/_macros.html, notices_box) written again from the phone's
+// rules (portable.save's ``notices``, the game's ``page_notices``): one line each, the box
+// hidden with none, as the server draws it.
+function drawNotices(notices) {
+  const box = document.querySelector("#main [data-part=notices]");
+  if (!box || !notices) return;
+  box.replaceChildren(...notices.map((text) => Object.assign(document.createElement("p"), { className: "notice", textContent: text })));
+  box.hidden = !notices.length;
+}
+
 // The rules' refusal, where the server shows it: beside a player's row, or at the form's head.
 function showRefusal(form, refused) {
   form.querySelectorAll("[data-offline-error]").forEach((note) => note.remove());
@@ -491,6 +502,7 @@ async function checkHere(form, submitter) {
   data.state = answer.state;
   data.leaders = answer.leaders;
   data.standings = answer.standings;
+  data.notices = answer.notices;
   remember();
   // Kept by the outbox (its idempotency key, and the game's version it was made on: the
   // server refuses it if the game moved meanwhile), then the next step's page in its place.
@@ -617,20 +629,21 @@ let checked = null; // the last phone's answer the server answered, to compare w
 let running = null; // the rules, once started (answered at once, no waiting on a promise)
 
 async function answerFirst(form, asked, seen) {
-  const before = { entries: data.request.entries, state: data.state, version: data.version, standings: data.standings };
+  const before = { entries: data.request.entries, state: data.state, version: data.version, standings: data.standings, notices: data.notices };
   const answer = await running.save(data.urls, asked);
   // Refused here, or the server answered first (a fast link): the server's page stands.
   if (answer.refused || answers !== seen || !form.isConnected) return;
   data.request.entries = answer.entries;
   data.state = answer.state;
   data.standings = answer.standings;
+  data.notices = answer.notices;
   data.version += 1;
   const html = stepAhead(answer.state);
   const old = html ? [...document.querySelectorAll("#main [data-step]")] : [];
   const parts = [...document.querySelectorAll("#main [data-part]")];
   pending.push({ form, state: answer.state, old, parts, before });
   if (html) advance(answer.state, html, { offline: true, local: true });
-  else { showTotals(answer.state); drawStandings(answer.standings); }
+  else { showTotals(answer.state); drawStandings(answer.standings); drawNotices(answer.notices); }
   document.body.dataset.localFirst = String(Number(document.body.dataset.localFirst || 0) + 1);
 }
 
@@ -651,10 +664,11 @@ function unanswered(event) {
     const was = found.parts.find((each) => each.dataset.part === part.dataset.part);
     if (was) part.replaceWith(was); else part.remove();
   });
-  Object.assign(data, { state: found.before.state, version: found.before.version, standings: found.before.standings });
+  Object.assign(data, { state: found.before.state, version: found.before.version, standings: found.before.standings, notices: found.before.notices });
   data.request.entries = found.before.entries;
   showTotals(found.before.state || { totals: {} });
   drawStandings(found.before.standings);
+  drawNotices(found.before.notices);
 }
 
 function serverWon() {

@@ -152,9 +152,16 @@ def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
     assert ahead["steps"], "no step made ahead"
     context.set_offline(True)
     saves = 0
+    box = page.locator("#main [data-part=notices]")
     for number in range(1, 4):
         saves += play(page, game, number)
         expect(page.locator("body")).to_have_attribute("data-offline-checked", str(saves))
+        if kind == "hearts":  # the rules' notice of the moon, the server's words, then gone
+            if number == 2:
+                expect(box).to_have_text("Ann shot the moon in hand 2: everyone else scores 26.")
+                screenshot(page, "play-offline-hearts-moon")
+            else:
+                expect(box).to_be_hidden()
         # The next hand's entry, the server's page made ahead, with the phone's totals.
         expect(page.locator("#now h1")).to_contain_text(str(number + 1))
         state = phone_state(page, game)
@@ -164,6 +171,9 @@ def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
             assert text[-1] == str(total) or text[-2:-1] == [str(total)], (side, text, total)
     page.evaluate("() => window.scrollTo(0, 0)")  # the entry from its head, as it opens
     screenshot(page, f"play-offline-{kind}")
+    notices = box.evaluate("(box) => box.hidden ? null : box.innerText")
+    if kind == "oklahoma_gin":
+        assert notices, "no notice of the rounds drawn"
     phone = phone_state(page, game)
     assert len(phone["hands"]) == 3 and all(hand["status"] == "scored" for hand in phone["hands"])
     assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == saves
@@ -174,6 +184,8 @@ def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
     assert server == phone
     page.reload()
     expect(page.locator("#now h1")).to_contain_text("4")
+    # The notices the phone drew are the server's, word for word.
+    assert box.evaluate("(box) => box.hidden ? null : box.innerText") == notices
     page.evaluate("() => window.scrollTo(0, 0)")
     screenshot(page, f"play-online-{kind}")
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors

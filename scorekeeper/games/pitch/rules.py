@@ -356,6 +356,11 @@ class Pitch(GameRules):
             "side_of": side_of,
         }
 
+    def page_notices(self, state: State) -> list[str]:
+        """None once a smudge ends the game (its head says it)."""
+        smudged = state.finished and state.hands and state.hands[-1].info.get("smudge")
+        return [] if smudged else list(state.notices)
+
     def standing_note(
         self, state: State, side: str, options: Mapping[str, Any] | None = None
     ) -> str | None:
