@@ -218,8 +218,8 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
     hand ``"number"``; "undo": the last hand), ``"phase"`` and ``"form"`` (the form's fields,
     name to text) and ``"members"`` (the game's seats, read with the form's ``seats``). The
     answer is the new record, its state, the sides that lead, the standings card's lines and
-    the notices its box shows and what the page says of the save (``{"entries", "state",
-    "leaders", "standings", "notices", "said"}``),
+    the notices its box shows, the game-over page's winner line and what the page says of the
+    save (``{"entries", "state", "leaders", "standings", "notices", "winner", "said"}``),
     or the refusal, with the server's codes and messages."""
     try:
         key = request.get("game")
@@ -272,6 +272,7 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
         "leaders": plain(state.leaders()),  # the sheet's stars (not a field of the state)
         "standings": standings(rules, state, setup.options),
         "notices": plain(rules.page_notices(state)),  # the page's notices box, in its language
+        "winner": plain(rules.winner_line(state)) if state.finished else None,
         "said": said(rules, request, hands),
     }
 

@@ -204,7 +204,7 @@ const frameOf = (element) => {
 // the page's parts stand.
 function placeParts(state) {
   const ahead = aheadKept();
-  const parts = ahead && ahead.parts && ahead.parts[stepOf(state)];
+  const parts = ahead && ahead.parts && ahead.parts[stepKey(ahead, state)];
   if (!parts) return;
   const shownNow = [...document.querySelectorAll("#main [data-part]")].map((part) => part.dataset.part);
   for (const name of new Set([...shownNow, ...Object.keys(parts)])) {
@@ -236,11 +236,20 @@ const aheadKept = () => JSON.parse(localStorage.getItem(AHEAD) || "null");
 // Its hands entered, those scored, and whether the game is over (offline_rules._step).
 const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => hand.status === "scored").length}${state.finished ? ":over" : ""}`;
 
+// The step made ahead that draws the page of ``state``: its own; for a game that ends where
+// the forms made ahead did not, a game-over page made ahead (any: its head is the same, and
+// the phone writes in the winner line, the standings, the notices and the sheet).
+function stepKey(ahead, state) {
+  const step = stepOf(state);
+  if (!ahead || ahead.steps[step] || !state.finished) return step;
+  return Object.keys(ahead.steps).find((each) => each.endsWith(":over")) || step;
+}
+
 // After a save checked here: the page at the step the game is now at, as the server would
 // draw it (its parts made ahead), with what the phone's rules worked out written in.
 function stepAhead(state) {
   const ahead = aheadKept();
-  return (ahead && ahead.steps[stepOf(state)]) || null;
+  return (ahead && ahead.steps[stepKey(ahead, state)]) || null;
 }
 
 function advance(state, html, detail = { offline: true }, leaders = data.leaders, standings = data.standings) {
@@ -248,16 +257,23 @@ function advance(state, html, detail = { offline: true }, leaders = data.leaders
   if (html && old.length) {
     const parts = document.createRange().createContextualFragment(html);
     freshKeys(parts);
-    old[0].before(parts);
-    old.forEach((part) => part.remove());
+    // Each in the place of the one before it (what stands between them stays there: the
+    // notices box between the hand's head and its form); more after the last, fewer taken away.
+    const fresh = [...parts.children];
+    old.forEach((part, index) => (index < fresh.length ? part.replaceWith(fresh[index]) : part.remove()));
+    let last = fresh[Math.min(old.length, fresh.length) - 1];
+    for (const more of fresh.slice(old.length)) { last.after(more); last = more; }
   }
   if (!detail.local) drawSheet(state, leaders); // online, the server's sheet comes with its answer
   document.dispatchEvent(new CustomEvent("sk:page", { detail }));
   document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
-  showTotals(state);
+  showTotals(state, standings);
   placeParts(state);
   drawStandings(standings);
   drawNotices(data.notices);
+  // The winner line the phone's rules give (the page made ahead says its forms' winners).
+  const winner = document.querySelector("#main [data-winner]");
+  if (winner && data.winner) winner.textContent = data.winner;
   return Boolean(html);
 }
 
@@ -416,12 +432,24 @@ const shown = (value) => {
   return data.digits ? text.replace(/[0-9]/g, (digit) => data.digits[Number(digit)]) : text;
 };
 
-// The totals as the rules in the phone worked them out, in the page's own places.
-function showTotals(state) {
+// A total's change in the last hand, as the templates write it (its sign, ±0).
+const changeOf = (change) => Object.assign(document.createElement("span"), {
+  className: `delta${change < 0 ? " minus" : change === 0 ? " zero" : ""}`,
+  textContent: change > 0 ? `+${shown(change)}` : change < 0 ? shown(change) : `±${shown(0)}`,
+});
+
+// The totals as the rules in the phone worked them out, in the page's own places; where the
+// place shows the last hand's change (as the page made ahead for this step has it: the
+// server's template shows it there), the phone's change (``lines``: the standings', by side).
+function showTotals(state, lines = null) {
+  const changes = new Map((lines || []).map((line) => [line.side, line.change]));
   for (const [side, total] of Object.entries(state.totals)) {
     document.querySelectorAll(`[data-total="${CSS.escape(side)}"]`).forEach((place) => {
-      const label = place.querySelector(".label"); // "total", kept; the last hand's points go
-      place.replaceChildren(...(label ? [label, " "] : []), shown(total));
+      const label = place.querySelector(".label"); // "total", kept
+      const old = place.querySelector(".delta");
+      const change = old ? changes.get(side) : null;
+      const delta = !lines ? [old].filter(Boolean) : change === null || change === undefined ? [] : [changeOf(change)];
+      place.replaceChildren(...(label ? [label, " "] : []), shown(total), ...delta);
     });
   }
 }
@@ -445,10 +473,7 @@ function drawStandings(lines) {
     if (line.note && !note) who.after(note = Object.assign(document.createElement("span"), { className: "note" }));
     if (line.note) note.textContent = line.note; else note?.remove();
     const total = item.querySelector("[data-total]");
-    const change = line.change === null || line.change === undefined ? [] : [Object.assign(document.createElement("span"), {
-      className: `delta${line.change < 0 ? " minus" : line.change === 0 ? " zero" : ""}`,
-      textContent: line.change > 0 ? `+${shown(line.change)}` : line.change < 0 ? shown(line.change) : `±${shown(0)}`,
-    })];
+    const change = line.change === null || line.change === undefined ? [] : [changeOf(line.change)];
     total.replaceChildren(shown(line.total), ...change);
     ordered.push(item);
   }
@@ -503,6 +528,7 @@ async function checkHere(form, submitter) {
   data.leaders = answer.leaders;
   data.standings = answer.standings;
   data.notices = answer.notices;
+  data.winner = answer.winner;
   remember();
   // Kept by the outbox (its idempotency key, and the game's version it was made on: the
   // server refuses it if the game moved meanwhile), then the next step's page in its place.
@@ -637,13 +663,14 @@ async function answerFirst(form, asked, seen) {
   data.state = answer.state;
   data.standings = answer.standings;
   data.notices = answer.notices;
+  data.winner = answer.winner;
   data.version += 1;
   const html = stepAhead(answer.state);
   const old = html ? [...document.querySelectorAll("#main [data-step]")] : [];
   const parts = [...document.querySelectorAll("#main [data-part]")];
   pending.push({ form, state: answer.state, old, parts, before });
   if (html) advance(answer.state, html, { offline: true, local: true });
-  else { showTotals(answer.state); drawStandings(answer.standings); drawNotices(answer.notices); }
+  else { showTotals(answer.state, answer.standings); drawStandings(answer.standings); drawNotices(answer.notices); }
   document.body.dataset.localFirst = String(Number(document.body.dataset.localFirst || 0) + 1);
 }
 
@@ -666,7 +693,7 @@ function unanswered(event) {
   });
   Object.assign(data, { state: found.before.state, version: found.before.version, standings: found.before.standings, notices: found.before.notices });
   data.request.entries = found.before.entries;
-  showTotals(found.before.state || { totals: {} });
+  showTotals(found.before.state || { totals: {} }, found.before.standings);
   drawStandings(found.before.standings);
   drawNotices(found.before.notices);
 }

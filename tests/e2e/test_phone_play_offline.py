@@ -33,6 +33,9 @@ from tests.conftest import make_account
 from tests.test_languages_flows import said
 
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
+#: A total as written in its place (its label and the last hand's change aside).
+TOTAL = """(place) => [...place.childNodes].filter((node) => node.nodeType === 3)
+  .map((node) => node.textContent).join('').trim()"""
 
 
 def back_online(page) -> None:
@@ -172,8 +175,9 @@ def test_seven_hands_offline_then_synced(browser, live_server, make_app):
             kept = page.evaluate(f"() => localStorage.getItem('sk-keep-{game}')")
             totals = json.loads(kept)["state"]["totals"]
             for name, total in totals.items():
-                shown = page.locator(f'form[data-bids-form] [data-total="{name}"]').inner_text()
-                assert shown.replace("−", "-").split()[-1] == str(total), (name, shown, total)
+                place = page.locator(f'form[data-bids-form] [data-total="{name}"]')
+                shown = place.evaluate(TOTAL).replace("−", "-")
+                assert shown == str(total), (name, shown, total)
             assert any(totals.values())
     expect(page.locator("#final-title")).to_be_visible()
     screenshot(page, "play-offline-game-over")
@@ -283,6 +287,8 @@ def test_a_score_pad_played_offline(browser, live_server, make_app):
         if number < 3:
             ben = page.locator('form[data-pad-form] [data-total="Ben"]')
             expect(ben).to_contain_text(str(sum(2 * done for done in range(1, number + 1))))
+            # The round's change beside the total, as the server's form shows it.
+            expect(ben.locator(".delta")).to_have_text(f"+{2 * number}")
     expect(page.locator("#final-title")).to_contain_text("game over")
     phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
     assert phone["state"]["totals"] == {"Ann": 6, "Ben": 12, "Cy": 18}
@@ -383,13 +389,19 @@ def test_the_standings_card_of_a_first_hand_and_of_a_game_over_offline(
     phone = page.evaluate(CARD)
     assert phone["heading"].startswith(words("Final standings") + " "), phone
     expect(page.locator("#totals > li .who").first).to_have_text(f"🏆\xa0{SEVEN[2]}")
-    card.scroll_into_view_if_needed()
+    # The winner line is the phone's (the page made ahead had its forms' winners).
+    wins = "%(name)s wins!"
+    line = wins % {"name": "Cy"} if language == "en" else said(language, wins, name="Cy")
+    expect(page.locator("#now [data-winner]")).to_have_text(line)
+    head = page.locator("#now").inner_text()
+    page.evaluate("() => window.scrollTo(0, 0)")
     screenshot(page, f"play-offline-final-standings-{language}")
 
     back_online(page)
     page.reload()
     expect(card).to_have_count(1)
     assert page.evaluate(CARD) == phone
+    assert page.locator("#now").inner_text() == head
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     page.context.close()
 
