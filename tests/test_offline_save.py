@@ -59,7 +59,7 @@ def span(line: str, kind: str) -> str | None:
 
 def drawn_standings(page: str) -> list[dict]:
     """The game page's standings card (``games/_macros.html``), line by line."""
-    card = re.search(r'<ol class="standings"[^>]*id="totals">(.*?)</ol>', page, re.S)
+    card = re.search(r'<ol class="standings"[^>]*id="totals"[^>]*>(.*?)</ol>', page, re.S)
     assert card, "no standings card"
     return [
         {
@@ -153,8 +153,13 @@ def test_the_phones_saves_are_the_servers(table, app):
                 )
         else:
             assert page.status_code in (200, 302), page.text
-            shown = drawn_standings(table.get(f"/games/{game}").text)
+            now = table.get(f"/games/{game}").text
+            shown = drawn_standings(now)
             assert phone_standings(answer["standings"]) == shown
+            # The game-over page's winner line: the phone's is the server's.
+            winner = answer["winner"]
+            assert (winner is not None) == ("data-winner" in now)
+            assert not winner or f"data-winner>{html.escape(winner, quote=False)}</p>" in now
             orders.add(tuple(line["side"] for line in answer["standings"]))
         assert server_state(app, game) == phone.state
 

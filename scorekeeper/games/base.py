@@ -31,6 +31,7 @@ from scorekeeper.games.errors import Problems
 from scorekeeper.games.errors import RuleError
 from scorekeeper.games.errors import RuleErrors  # noqa: F401 - the rules import it from here
 from scorekeeper.games.i18n import _
+from scorekeeper.games.i18n import names
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.i18n import pgettext
 from scorekeeper.games.table import Change
@@ -562,6 +563,19 @@ class GameRules:
     def reminders(self, options: Mapping[str, Any]) -> list[str]:
         """How a trick is played, shown while a hand is played (trick-taking games)."""
         return []
+
+    def winner_line(self, state: State) -> str:
+        """What the game-over page says of who won ("Ann wins!"), for a finished game."""
+        if len(state.winners) != 1:
+            return _("%(names)s share the win!", names=names(state.winners))
+        if state.teams:
+            return _("%(team)s win!", team=state.winners[0])
+        return _("%(name)s wins!", name=state.winners[0])
+
+    def page_notices(self, state: State) -> list[str]:
+        """The notices the game's page shows in its notices box (outside the entry's own
+        parts): the rules' notices unless the game shows some of them elsewhere, or none."""
+        return list(state.notices)
 
     def standing_note(
         self, state: State, side: str, options: Mapping[str, Any] | None = None

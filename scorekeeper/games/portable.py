@@ -218,7 +218,8 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
     hand ``"number"``; "undo": the last hand), ``"phase"`` and ``"form"`` (the form's fields,
     name to text) and ``"members"`` (the game's seats, read with the form's ``seats``). The
     answer is the new record, its state, the sides that lead, the standings card's lines and
-    what the page says of the save (``{"entries", "state", "leaders", "standings", "said"}``),
+    the notices its box shows, the game-over page's winner line and what the page says of the
+    save (``{"entries", "state", "leaders", "standings", "notices", "winner", "said"}``),
     or the refusal, with the server's codes and messages."""
     try:
         key = request.get("game")
@@ -270,6 +271,8 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
         "state": plain(dataclasses.asdict(state)),
         "leaders": plain(state.leaders()),  # the sheet's stars (not a field of the state)
         "standings": standings(rules, state, setup.options),
+        "notices": plain(rules.page_notices(state)),  # the page's notices box, in its language
+        "winner": plain(rules.winner_line(state)) if state.finished else None,
         "said": said(rules, request, hands),
     }
 

@@ -526,6 +526,9 @@ def play(game_id: int):
         # ahead.json again only when they do not): the step the game is at, the step an
         # undo goes back to, and the hands a correction form is needed for.
         needs=_needs(played, record),
+        # The notices the page shows (the game's ``page_notices``): drawn again if a save the
+        # phone answered first is not answered by the server.
+        notices=portable.plain(played.rules.page_notices(played.state)),
         request={
             "game": game.kind,
             "players": list(setup.players),

@@ -114,14 +114,84 @@ async function fetchAhead() {
   const before = aheadKept();
   if (before && before.version > found.version) return;
   const steps = {};
+  const parts = {};
   for (const [step, html] of Object.entries(found.steps)) {
     const page = new DOMParser().parseFromString(html, "text/html");
     steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
+    parts[step] = partsOf(page);
   }
-  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, corrections: found.corrections || {} }));
+  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, parts, corrections: found.corrections || {} }));
   localStorage.setItem(SEEN, String(found.version));
   const box = document.querySelector(".keep-offline");
   if (box) box.dataset.ahead = "";
+}
+
+// Of a step's page, the parts outside its data-step parts that the phone fills in from its
+// own rules (marked data-part: the standings card), each with its frame as the server drew it
+// at that step (the card's heading: "Totals", "Final standings") and where it stands: after
+// (or else before) the nearest part of the page the phone can find again (an id, a section
+// named by its heading, a data-step part, another marked part). A part the step's page has
+// not is not in the page at that step.
+function partsOf(page) {
+  const found = {};
+  const steps = [...page.querySelectorAll("[data-step]")];
+  const where = (element) => {
+    if (element.id) return { id: element.id };
+    if (element.dataset.part) return { part: element.dataset.part };
+    if (element.hasAttribute("aria-labelledby")) return { labelled: element.getAttribute("aria-labelledby") };
+    if ("step" in element.dataset) return { step: steps.indexOf(element) };
+    return null;
+  };
+  page.querySelectorAll("[data-part]").forEach((part) => {
+    let at = null;
+    for (let sibling = part.previousElementSibling; sibling && !at; sibling = sibling.previousElementSibling) {
+      at = where(sibling) && { ...where(sibling), after: true };
+    }
+    for (let sibling = part.nextElementSibling; sibling && !at; sibling = sibling.nextElementSibling) at = where(sibling);
+    found[part.dataset.part] = { html: part.outerHTML, at };
+  });
+  return found;
+}
+
+// The element of the page ``at`` names (partsOf), or null.
+function located(at) {
+  const main = document.getElementById("main");
+  if (!at || !main) return null;
+  if (at.id) return document.getElementById(at.id);
+  if (at.part) return main.querySelector(`[data-part="${CSS.escape(at.part)}"]`);
+  if (at.labelled) return main.querySelector(`[aria-labelledby="${CSS.escape(at.labelled)}"]`);
+  return main.querySelectorAll("[data-step]")[at.step] || null;
+}
+
+// What of a part the phone does not fill in: a part drawn again only when this differs.
+const frameOf = (element) => {
+  const copy = element.cloneNode(true);
+  copy.querySelectorAll("[data-fill]").forEach((filled) => filled.replaceChildren());
+  return copy.outerHTML;
+};
+
+// The marked parts of the page as they are at the step the game is now at (partsOf): each
+// added where the page made ahead has it, drawn again where its frame differs (the card's
+// heading once the game is over), taken away where that page has none. No step made ahead:
+// the page's parts stand.
+function placeParts(state) {
+  const ahead = aheadKept();
+  const parts = ahead && ahead.parts && ahead.parts[stepKey(ahead, state)];
+  if (!parts) return;
+  const shownNow = [...document.querySelectorAll("#main [data-part]")].map((part) => part.dataset.part);
+  for (const name of new Set([...shownNow, ...Object.keys(parts)])) {
+    const old = document.querySelector(`#main [data-part="${CSS.escape(name)}"]`);
+    const made = parts[name];
+    if (!made) { old?.remove(); continue; }
+    const part = document.createRange().createContextualFragment(made.html).firstElementChild;
+    if (old) {
+      if (frameOf(old) !== frameOf(part)) old.replaceWith(part);
+      continue;
+    }
+    const anchor = located(made.at);
+    if (anchor && made.at.after) anchor.after(part);
+    else if (anchor) anchor.before(part);
+  }
 }
 
 // Each form drawn from what was made ahead gets a key of its own: a step drawn again (after
@@ -138,26 +208,44 @@ const aheadKept = () => JSON.parse(localStorage.getItem(AHEAD) || "null");
 // Its hands entered, those scored, and whether the game is over (offline_rules._step).
 const stepOf = (state) => `${state.hands.length}:${state.hands.filter((hand) => hand.status === "scored").length}${state.finished ? ":over" : ""}`;
 
+// The step made ahead that draws the page of ``state``: its own; for a game that ends where
+// the forms made ahead did not, a game-over page made ahead (any: its head is the same, and
+// the phone writes in the winner line, the standings, the notices and the sheet).
+function stepKey(ahead, state) {
+  const step = stepOf(state);
+  if (!ahead || ahead.steps[step] || !state.finished) return step;
+  return Object.keys(ahead.steps).find((each) => each.endsWith(":over")) || step;
+}
+
 // After a save checked here: the page at the step the game is now at, as the server would
 // draw it (its parts made ahead), with what the phone's rules worked out written in.
 function stepAhead(state) {
   const ahead = aheadKept();
-  return (ahead && ahead.steps[stepOf(state)]) || null;
+  return (ahead && ahead.steps[stepKey(ahead, state)]) || null;
 }
 
-function advance(state, html, detail = { offline: true }, leaders = data.leaders, standings = data.standings) {
+function advance(state, html, detail = { offline: true }, standings = data.standings) {
   const old = [...document.querySelectorAll("#main [data-step]")];
   if (html && old.length) {
     const parts = document.createRange().createContextualFragment(html);
     freshKeys(parts);
-    old[0].before(parts);
-    old.forEach((part) => part.remove());
+    // Each in the place of the one before it (what stands between them stays there: the
+    // notices box between the hand's head and its form); more after the last, fewer taken away.
+    const fresh = [...parts.children];
+    old.forEach((part, index) => (index < fresh.length ? part.replaceWith(fresh[index]) : part.remove()));
+    let last = fresh[Math.min(old.length, fresh.length) - 1];
+    for (const more of fresh.slice(old.length)) { last.after(more); last = more; }
   }
   if (!detail.local) drawSheet(); // online, the server's sheet comes with its answer
   document.dispatchEvent(new CustomEvent("sk:page", { detail }));
   document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
-  showTotals(state);
+  showTotals(state, standings);
+  placeParts(state);
   drawStandings(standings);
+  drawNotices(data.notices);
+  // The winner line the phone's rules give (the page made ahead says its forms' winners).
+  const winner = document.querySelector("#main [data-winner]");
+  if (winner && data.winner) winner.textContent = data.winner;
   return Boolean(html);
 }
 
@@ -282,12 +370,24 @@ const shown = (value) => {
   return data.digits ? text.replace(/[0-9]/g, (digit) => data.digits[Number(digit)]) : text;
 };
 
-// The totals as the rules in the phone worked them out, in the page's own places.
-function showTotals(state) {
+// A total's change in the last hand, as the templates write it (its sign, ±0).
+const changeOf = (change) => Object.assign(document.createElement("span"), {
+  className: `delta${change < 0 ? " minus" : change === 0 ? " zero" : ""}`,
+  textContent: change > 0 ? `+${shown(change)}` : change < 0 ? shown(change) : `±${shown(0)}`,
+});
+
+// The totals as the rules in the phone worked them out, in the page's own places; where the
+// place shows the last hand's change (as the page made ahead for this step has it: the
+// server's template shows it there), the phone's change (``lines``: the standings', by side).
+function showTotals(state, lines = null) {
+  const changes = new Map((lines || []).map((line) => [line.side, line.change]));
   for (const [side, total] of Object.entries(state.totals)) {
     document.querySelectorAll(`[data-total="${CSS.escape(side)}"]`).forEach((place) => {
-      const label = place.querySelector(".label"); // "total", kept; the last hand's points go
-      place.replaceChildren(...(label ? [label, " "] : []), shown(total));
+      const label = place.querySelector(".label"); // "total", kept
+      const old = place.querySelector(".delta");
+      const change = old ? changes.get(side) : null;
+      const delta = !lines ? [old].filter(Boolean) : change === null || change === undefined ? [] : [changeOf(change)];
+      place.replaceChildren(...(label ? [label, " "] : []), shown(total), ...delta);
     });
   }
 }
@@ -299,10 +399,10 @@ function drawStandings(lines) {
   const list = document.getElementById("totals");
   if (!list || !lines) return;
   const items = new Map([...list.children].map((item) => [item.querySelector("[data-total]")?.dataset.total, item]));
+  if (!lines.every((line) => items.has(line.side))) return; // a side the page does not show: the server's card stands
   const ordered = [];
   for (const line of lines) {
     const item = items.get(line.side);
-    if (!item) return; // a side the page does not show: the server's card stands
     item.classList.toggle("leader", line.leader);
     const who = item.querySelector(".who");
     const mark = line.winner ? "🏆" : line.leader ? "★" : "";
@@ -311,14 +411,21 @@ function drawStandings(lines) {
     if (line.note && !note) who.after(note = Object.assign(document.createElement("span"), { className: "note" }));
     if (line.note) note.textContent = line.note; else note?.remove();
     const total = item.querySelector("[data-total]");
-    const change = line.change === null || line.change === undefined ? [] : [Object.assign(document.createElement("span"), {
-      className: `delta${line.change < 0 ? " minus" : line.change === 0 ? " zero" : ""}`,
-      textContent: line.change > 0 ? `+${shown(line.change)}` : line.change < 0 ? shown(line.change) : `±${shown(0)}`,
-    })];
+    const change = line.change === null || line.change === undefined ? [] : [changeOf(line.change)];
     total.replaceChildren(shown(line.total), ...change);
     ordered.push(item);
   }
   list.append(...ordered);
+}
+
+// The page's notices box (games/_macros.html, notices_box) written again from the phone's
+// rules (portable.save's ``notices``, the game's ``page_notices``): one line each, the box
+// hidden with none, as the server draws it.
+function drawNotices(notices) {
+  const box = document.querySelector("#main [data-part=notices]");
+  if (!box || !notices) return;
+  box.replaceChildren(...notices.map((text) => Object.assign(document.createElement("p"), { className: "notice", textContent: text })));
+  box.hidden = !notices.length;
 }
 
 // The rules' refusal, where the server shows it: beside a player's row, or at the form's head.
@@ -358,6 +465,8 @@ async function checkHere(form, submitter) {
   data.state = answer.state;
   data.leaders = answer.leaders;
   data.standings = answer.standings;
+  data.notices = answer.notices;
+  data.winner = answer.winner;
   remember();
   // Kept by the outbox (its idempotency key, and the game's version it was made on: the
   // server refuses it if the game moved meanwhile), then the next step's page in its place.
@@ -486,19 +595,22 @@ let checked = null; // the last phone's answer the server answered, to compare w
 let running = null; // the rules, once started (answered at once, no waiting on a promise)
 
 async function answerFirst(form, asked, seen) {
-  const before = { entries: data.request.entries, state: data.state, version: data.version, standings: data.standings };
+  const before = { entries: data.request.entries, state: data.state, version: data.version, standings: data.standings, notices: data.notices };
   const answer = await running.save(data.urls, asked);
   // Refused here, or the server answered first (a fast link): the server's page stands.
   if (answer.refused || answers !== seen || !form.isConnected) return;
   data.request.entries = answer.entries;
   data.state = answer.state;
   data.standings = answer.standings;
+  data.notices = answer.notices;
+  data.winner = answer.winner;
   data.version += 1;
   const html = stepAhead(answer.state);
   const old = html ? [...document.querySelectorAll("#main [data-step]")] : [];
-  pending.push({ form, state: answer.state, old, before });
+  const parts = [...document.querySelectorAll("#main [data-part]")];
+  pending.push({ form, state: answer.state, old, parts, before });
   if (html) advance(answer.state, html, { offline: true, local: true });
-  else { showTotals(answer.state); drawStandings(answer.standings); }
+  else { showTotals(answer.state, answer.standings); drawStandings(answer.standings); drawNotices(answer.notices); }
   document.body.dataset.localFirst = String(Number(document.body.dataset.localFirst || 0) + 1);
 }
 
@@ -513,10 +625,17 @@ function unanswered(event) {
     now[0].before(...found.old);
     now.forEach((part) => part.remove());
   }
-  Object.assign(data, { state: found.before.state, version: found.before.version, standings: found.before.standings });
+  // The marked parts as they were (a standings card the phone's answer added goes again).
+  document.querySelectorAll("#main [data-part]").forEach((part) => {
+    if (found.parts.includes(part)) return;
+    const was = found.parts.find((each) => each.dataset.part === part.dataset.part);
+    if (was) part.replaceWith(was); else part.remove();
+  });
+  Object.assign(data, { state: found.before.state, version: found.before.version, standings: found.before.standings, notices: found.before.notices });
   data.request.entries = found.before.entries;
-  showTotals(found.before.state || { totals: {} });
+  showTotals(found.before.state || { totals: {} }, found.before.standings);
   drawStandings(found.before.standings);
+  drawNotices(found.before.notices);
 }
 
 function serverWon() {

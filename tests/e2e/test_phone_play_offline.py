@@ -35,6 +35,9 @@ from tests.test_languages_flows import said
 from tests.test_languages_flows import written
 
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
+#: A total as written in its place (its label and the last hand's change aside).
+TOTAL = """(place) => [...place.childNodes].filter((node) => node.nodeType === 3)
+  .map((node) => node.textContent).join('').trim()"""
 
 
 def back_online(page) -> None:
@@ -173,8 +176,9 @@ def test_seven_hands_offline_then_synced(browser, live_server, make_app):
             kept = page.evaluate(f"() => localStorage.getItem('sk-keep-{game}')")
             totals = json.loads(kept)["state"]["totals"]
             for name, total in totals.items():
-                shown = page.locator(f'form[data-bids-form] [data-total="{name}"]').inner_text()
-                assert shown.replace("−", "-").split()[-1] == str(total), (name, shown, total)
+                place = page.locator(f'form[data-bids-form] [data-total="{name}"]')
+                shown = place.evaluate(TOTAL).replace("−", "-")
+                assert shown == str(total), (name, shown, total)
             assert any(totals.values())
     expect(page.locator("#final-title")).to_be_visible()
     screenshot(page, "play-offline-game-over")
@@ -284,6 +288,8 @@ def test_a_score_pad_played_offline(browser, live_server, make_app):
         if number < 3:
             ben = page.locator('form[data-pad-form] [data-total="Ben"]')
             expect(ben).to_contain_text(str(sum(2 * done for done in range(1, number + 1))))
+            # The round's change beside the total, as the server's form shows it.
+            expect(ben.locator(".delta")).to_have_text(f"+{2 * number}")
     expect(page.locator("#final-title")).to_contain_text("game over")
     phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
     assert phone["state"]["totals"] == {"Ann": 6, "Ben": 12, "Cy": 18}
@@ -340,6 +346,63 @@ def test_the_standings_redrawn_offline_as_the_server_draws_them(browser, live_se
     expect(page.locator("#totals > li")).to_have_count(3)
     assert page.evaluate(STANDINGS) == phone
     assert [line["who"] for line in phone] == ["★\xa0Ben", "Ann", "Cy"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    page.context.close()
+
+
+CARD = """() => {
+  const card = document.querySelector('#main [data-part=standings]');
+  return card && {heading: card.querySelector('h2').innerText, text: card.innerText,
+    next: card.nextElementSibling.getAttribute('aria-labelledby')};
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "bn"])
+def test_the_standings_card_of_a_first_hand_and_of_a_game_over_offline(
+    browser, live_server, make_app, language
+):
+    """A score pad of 3 rounds played offline from its first round: the page had no standings
+    card (no round yet); the first round saved offline puts it where the server's page has it
+    (above the sheet), headed "Totals"; the last round ends the game and its heading says
+    "Final standings", in the table's language (the server's templates' words, made ahead).
+    Synced and loaded again, the server's card is the phone's, word for word."""
+    options = {"name": "Catan", "end": "rounds", "rounds": 3}
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, "score_pad", SEVEN[:3], options, language=language
+    )
+    page.context.set_offline(True)
+    words = (lambda message: message) if language == "en" else (lambda m: said(language, m))
+    card = page.locator("#main [data-part=standings]")
+    expect(card).to_have_count(0)
+    for number in range(1, 4):
+        form = page.locator("form[data-pad-form]")
+        for seat in range(3):
+            form.locator(f'input[name="point-{seat}"]').fill(str(number * (seat + 1)))
+        form.locator("[data-save]").click()
+        expect(page.locator("body")).to_have_attribute("data-offline-checked", str(number))
+        if number == 1:
+            shown = page.evaluate(CARD)
+            assert shown["heading"].startswith(words("Totals") + " "), shown
+            assert shown["next"] == "sheet-title"
+            expect(page.locator("#totals > li")).to_have_count(3)
+            expect(page.locator("#totals > li .who").first).to_have_text(f"★\xa0{SEVEN[2]}")
+    expect(page.locator("#final-title")).to_be_visible()
+    phone = page.evaluate(CARD)
+    assert phone["heading"].startswith(words("Final standings") + " "), phone
+    expect(page.locator("#totals > li .who").first).to_have_text(f"🏆\xa0{SEVEN[2]}")
+    # The winner line is the phone's (the page made ahead had its forms' winners).
+    wins = "%(name)s wins!"
+    line = wins % {"name": "Cy"} if language == "en" else said(language, wins, name="Cy")
+    expect(page.locator("#now [data-winner]")).to_have_text(line)
+    head = page.locator("#now").inner_text()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    screenshot(page, f"play-offline-final-standings-{language}")
+
+    back_online(page)
+    page.reload()
+    expect(card).to_have_count(1)
+    assert page.evaluate(CARD) == phone
+    assert page.locator("#now").inner_text() == head
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     page.context.close()
 

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import screenshot
+from tests.e2e.test_phone_play_offline import TOTAL
 from tests.e2e.test_phone_play_offline import back_online
 from tests.e2e.test_phone_play_offline import kept_on_the_phone
 from tests.e2e.test_phone_play_offline import server_state
@@ -152,18 +153,40 @@ def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
     assert ahead["steps"], "no step made ahead"
     context.set_offline(True)
     saves = 0
+    box = page.locator("#main [data-part=notices]")
     for number in range(1, 4):
         saves += play(page, game, number)
         expect(page.locator("body")).to_have_attribute("data-offline-checked", str(saves))
+        if kind == "hearts":  # the rules' notice of the moon, the server's words, then gone
+            if number == 2:
+                expect(box).to_have_text("Ann shot the moon in hand 2: everyone else scores 26.")
+                # Where the server's page has it: between the hand's head and its form.
+                order = "(box) => [box.previousElementSibling.id, box.nextElementSibling.id]"
+                assert box.evaluate(order) == ["now", "entry"]
+                page.evaluate("() => window.scrollTo(0, 0)")
+                screenshot(page, "play-offline-hearts-moon")
+            else:
+                expect(box).to_be_hidden()
         # The next hand's entry, the server's page made ahead, with the phone's totals.
         expect(page.locator("#now h1")).to_contain_text(str(number + 1))
         state = phone_state(page, game)
+        kept = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+        changes = {line["side"]: line["change"] for line in kept["standings"]}
         for side, total in state["totals"].items():
             shown = page.locator(f'#main [data-total="{side}"]').first
-            text = shown.inner_text().replace("−", "-").split()
-            assert text[-1] == str(total) or text[-2:-1] == [str(total)], (side, text, total)
+            text = shown.evaluate(TOTAL).replace("−", "-")
+            assert text == str(total), (side, text, total)
+            # The last hand's change beside a total, where the server's page shows one.
+            for delta in page.locator(f'#main [data-total="{side}"] .delta').all_inner_texts():
+                change = changes[side]
+                assert delta.replace("−", "-") == (
+                    f"+{change}" if change > 0 else str(change) if change else "±0"
+                )
     page.evaluate("() => window.scrollTo(0, 0)")  # the entry from its head, as it opens
     screenshot(page, f"play-offline-{kind}")
+    notices = box.evaluate("(box) => box.hidden ? null : box.innerText")
+    if kind == "oklahoma_gin":
+        assert notices, "no notice of the rounds drawn"
     phone = phone_state(page, game)
     assert len(phone["hands"]) == 3 and all(hand["status"] == "scored" for hand in phone["hands"])
     assert page.evaluate("() => Outbox.entries().then((kept) => kept.length)") == saves
@@ -174,6 +197,8 @@ def test_three_hands_offline_then_synced(browser, live_server, make_app, kind):
     assert server == phone
     page.reload()
     expect(page.locator("#now h1")).to_contain_text("4")
+    # The notices the phone drew are the server's, word for word.
+    assert box.evaluate("(box) => box.hidden ? null : box.innerText") == notices
     page.evaluate("() => window.scrollTo(0, 0)")
     screenshot(page, f"play-online-{kind}")
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
@@ -231,3 +256,50 @@ def test_spades_blind_nil_offline_where_the_phones_totals_allow_it(browser, live
     assert server_state(app, game) == phone
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     context.close()
+
+
+def test_a_game_that_ends_offline_sooner_than_the_forms_made_ahead(browser, live_server, make_app):
+    """Hearts to 50, played offline: the forms made ahead (13 points each to the two lowest)
+    end the game at hand 7, the phone's at hand 3. The phone draws the game-over page made
+    ahead with its own winner line ("Dee wins with the lowest total!", the rules' words),
+    standings ("Final standings", Dee's trophy) and sheet, the form gone, not left locked;
+    synced, the server's page is the phone's."""
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, "hearts", FOUR, {"target": 50}
+    )
+    ahead = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-ahead-{game}'))")
+    assert "3:3:over" not in ahead["steps"]
+    assert any(step.endswith(":over") for step in ahead["steps"])
+    page.context.set_offline(True)
+    for number, points in ((1, [20, 6, 0, 0]), (2, [20, 0, 6, 0]), (3, [13, 0, 13, 0])):
+        form = page.locator("form[data-hearts-form]")
+        expect(form.locator("input[name=number]")).to_have_value(str(number))
+        for seat, value in enumerate(points):
+            form.locator(f'input[name="point-{seat}"]').fill(str(value))
+        form.locator("[data-save]").click()
+        expect(page.locator("body")).to_have_attribute("data-offline-checked", str(number))
+    expect(page.locator("#final-title")).to_be_visible()
+    expect(page.locator("#now [data-winner]")).to_have_text("Dee wins with the lowest total!")
+    expect(page.locator("form[data-hearts-form]")).to_have_count(0)
+    expect(page.locator("#totals-title")).to_contain_text("Final standings")
+    expect(page.locator("#totals > li .who").first).to_have_text("🏆\xa0Dee")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    screenshot(page, "play-offline-ended-sooner")
+    shown = (
+        page.locator("#now").inner_text(),
+        page.locator("#main [data-part=standings]").inner_text(),
+    )
+    phone = phone_state(page, game)
+    assert phone["finished"]
+
+    back_online(page)
+    assert server_state(app, game) == phone
+    page.reload()
+    expect(page.locator("#final-title")).to_be_visible()
+    again = (
+        page.locator("#now").inner_text(),
+        page.locator("#main [data-part=standings]").inner_text(),
+    )
+    assert again == shown
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    page.context.close()

@@ -339,6 +339,18 @@ class Hearts(hooks.HeartsHooks, GameRules):
             "passing": passing_for(deal.number, len(deal.players), deal.options["passing"]),
         }
 
+    def winner_line(self, state: State) -> str:
+        if len(state.winners) == 1:
+            return _("%(name)s wins with the lowest total!", name=state.winners[0])
+        return _("%(names)s share the win!", names=names(state.winners))
+
+    def page_notices(self, state: State) -> list[str]:
+        """The page shows the moon of the last hand (the passing and the end are said by the
+        hand's head)."""
+        if state.hands and state.hands[-1].info["moon"] is not None:
+            return list(state.notices[:1])
+        return []
+
     @staticmethod
     def _notices(options: Mapping[str, Any], state: State) -> list[str]:
         notices = []

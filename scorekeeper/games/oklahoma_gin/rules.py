@@ -345,6 +345,14 @@ class OklahomaGin(GameRules):
         # The options with their defaults (a game stored before an option existed).
         return {"rules_options": {**self.defaults(len(setup.players)), **setup.options}}
 
+    def winner_line(self, state: State) -> str:
+        """The rules' last notice of a finished game: who won and how."""
+        return state.notices[-1]
+
+    def page_notices(self, state: State) -> list[str]:
+        """All but the last of a finished game (who won and how: the head's winner line)."""
+        return list(state.notices[:-1] if state.finished else state.notices)
+
     def standing_note(
         self, state: State, side: str, options: Mapping[str, Any] | None = None
     ) -> str | None:

@@ -356,6 +356,19 @@ class Pitch(GameRules):
             "side_of": side_of,
         }
 
+    def winner_line(self, state: State) -> str:
+        winner = state.winners[0]
+        if state.hands and state.hands[-1].info.get("smudge"):
+            if state.teams:
+                return _("Smudge! %(name)s win!", name=winner)
+            return _("Smudge! %(name)s wins!", name=winner)
+        return _("%(name)s win!", name=winner) if state.teams else _("%(name)s wins!", name=winner)
+
+    def page_notices(self, state: State) -> list[str]:
+        """None once a smudge ends the game (its head says it)."""
+        smudged = state.finished and state.hands and state.hands[-1].info.get("smudge")
+        return [] if smudged else list(state.notices)
+
     def standing_note(
         self, state: State, side: str, options: Mapping[str, Any] | None = None
     ) -> str | None:

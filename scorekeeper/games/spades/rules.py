@@ -187,6 +187,10 @@ class Spades(GameRules):
             "seat_side": seat_side,
         }
 
+    def page_notices(self, state: State) -> list[str]:
+        """None while a hand is played: its status line says the contracts."""
+        return list(state.notices) if state.current is None else []
+
     def standing_note(
         self, state: State, side: str, options: Mapping[str, Any] | None = None
     ) -> str | None:

@@ -92,7 +92,7 @@ def test_a_few_hearts_hands_on_a_phone(phone):
     expect(field(phone, "Ann")).to_have_value("0")
     expect(phone.locator("[data-status]")).to_have_text("Ben took all 26: shooting the moon")
     phone.get_by_role("button", name="Save hand 3").click()
-    expect(phone.locator(".moon-notice")).to_have_text(
+    expect(phone.locator(".notices .notice")).to_have_text(
         "Ben shot the moon in hand 3: everyone else scores 26."
     )
     expect(phone.locator(".hand-head .pills")).to_contain_text("No passing: keep your cards")

@@ -471,7 +471,7 @@ def test_a_finished_game_shows_the_winner_and_each_bonus_and_is_read_only(table,
     page = table.get(f"/games/{game}").text
     assert "Final score" in page
     # The winner is said once: the rules' sentence is the winner line (issue 27, item 22).
-    assert '<p class="winner">Ann wins the game with 430 points.</p>' in page
+    assert '<p class="winner" data-winner>Ann wins the game with 430 points.</p>' in page
     assert page.count("Ann wins") == 1
     assert '<h1 id="final-title">Game over</h1>' in page
     final = re.search(r'<table class="bonus-lines".*?</table>', page, re.S).group(0)
@@ -648,7 +648,8 @@ def test_hollywood_the_sheet_shows_the_three_games_side_by_side(table, app):
     assert re.findall(r'data-game="(\d)">(?:★ )?(\d+)</td>', totals) == [
         ("1", "20"), ("1", "55"), ("2", "55"), ("2", "35"), ("3", "50"), ("3", "20"),
     ]  # fmt: skip
-    assert '<p class="winner">Ann wins 2 of the 3 games, with 125 points in all.</p>' in page
+    winner = "Ann wins 2 of the 3 games, with 125 points in all."
+    assert f'<p class="winner" data-winner>{winner}</p>' in page
     assert page.count("Ann wins 2 of") == 1 and "Ann wins!" not in page
     final = re.sub(
         r"\s+", " ", re.search(r'<table class="bonus-lines".*?</table>', page, re.S).group(0)

@@ -295,7 +295,7 @@ def test_smudge_the_page_says_who_won_at_once(table, app):
     assert 'data-smudge="on"' in table.get(f"/games/{game}").text
     points(table, game, 1, 1, high=2, low=2, jack=2, game=2)
     page = table.get(f"/games/{game}").text
-    assert '<p class="winner">Smudge! Cy wins!</p>' in page
+    assert '<p class="winner" data-winner>Smudge! Cy wins!</p>' in page
     assert "smudge ★" in page  # on the score sheet
     assert "data-points-form" not in page and "Save the auction" not in page
 
