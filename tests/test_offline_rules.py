@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import threading
+import time
 import zipfile
 
 from scorekeeper.games import INSTALLED
@@ -76,3 +78,37 @@ def test_the_sheet_bundle_holds_jinja_the_sheets_templates_and_no_compiled_code(
         assert f"templates/games/{key}/_sheet.html" in names
     assert "templates/games/_macros.html" in names
     assert not [n for n in names if n.startswith("scorekeeper/") and "/games/" not in n]
+
+
+def test_the_modules_are_read_one_thread_at_a_time(monkeypatch):
+    """Two first requests after a start make the bundles in two threads at once: Python 3.11's
+    ``ast.parse`` then fails now and then ("AST constructor recursion depth mismatch", a 500
+    on ``play.json`` in a CI run), so the modules are parsed one at a time. Four threads read
+    the rules' modules together; never two parses at once."""
+    inside = {"now": 0, "most": 0}
+    watch = threading.Lock()
+    parse = offline_rules.ast.parse
+
+    def slow_parse(source, *args, **kwargs):
+        with watch:
+            inside["now"] += 1
+            inside["most"] = max(inside["most"], inside["now"])
+        time.sleep(0.002)  # long enough for another thread to come in if it may
+        try:
+            return parse(source, *args, **kwargs)
+        finally:
+            with watch:
+                inside["now"] -= 1
+
+    monkeypatch.setattr(offline_rules.ast, "parse", slow_parse)
+    found: list[int] = []
+    threads = [
+        threading.Thread(target=lambda: found.append(len(offline_rules.rules_modules())))
+        for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(found) == 4 and len(set(found)) == 1 and found[0] > 10
+    assert inside["most"] == 1

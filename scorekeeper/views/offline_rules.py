@@ -23,6 +23,7 @@ import hashlib
 import io
 import json
 import re
+import threading
 import zipfile
 from functools import cache
 from importlib.metadata import files as package_files
@@ -86,12 +87,20 @@ def _module_path(name: str) -> Path | None:
     return None
 
 
+#: ``ast.parse`` one thread at a time: on Python 3.11 two at once can fail ("SystemError: AST
+#: constructor recursion depth mismatch": its depth counter is shared), and the first requests
+#: after a start (each game page's ``play.json``) may make the bundles in two threads at once.
+PARSING = threading.Lock()
+
+
 def _imports(path: Path, name: str) -> set[str]:
     """The app's modules ``path`` imports at its top level (function-level imports run only
     in the app: the rules' own imports are all at the top)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
-    for node in ast.parse(path.read_text("utf-8")).body:
+    with PARSING:
+        tree = ast.parse(path.read_text("utf-8"))
+    for node in tree.body:
         if isinstance(node, ast.Import):
             found.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
