@@ -55,6 +55,13 @@ function keptOrNote(error, form, submitter, note) {
   kept.then((done) => done || note());
 }
 
+// A new idempotency key for a form sent again as a new save (crypto.randomUUID needs a secure
+// context: a phone on the table's network over plain http gets 16 random bytes in hex).
+function freshKey() {
+  return crypto.randomUUID ? crypto.randomUUID()
+    : [...crypto.getRandomValues(new Uint8Array(16))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
 // A form's fields as the body of its request: URL-encoded, as the browser sends a form itself
 // (the server reads that several times faster than multipart: about 2 ms of a save's time);
 // multipart only when a file is among them (also used by sheet.js).

@@ -291,7 +291,7 @@ window.Outbox = (function () {
       else field.value = fieldOf(entry, name); // a radio group checks the one with this value
     }
     const key = form.querySelector("input[name=idempotency_key]");
-    if (key) key.value = crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`.replace(".", "");
+    if (key) key.value = freshKey(); // app.js
     const body = new URLSearchParams([...new FormData(form)].filter(([, value]) => typeof value === "string"));
     let response;
     let html;

@@ -198,8 +198,7 @@ function placeParts(state) {
 // an undo) or a correction form opened twice is a new save, never the first one again.
 function freshKeys(root) {
   root.querySelectorAll("input[name=idempotency_key]").forEach((input) => {
-    input.value = crypto.randomUUID ? crypto.randomUUID()
-      : [...crypto.getRandomValues(new Uint8Array(16))].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    input.value = freshKey(); // app.js
   });
 }
 
