@@ -31,6 +31,7 @@ from jinja2 import pass_context
 from markupsafe import Markup
 
 from scorekeeper.games import i18n as rules_i18n
+from scorekeeper.games import text as rules_text
 from scorekeeper.games.pages import filled
 
 #: The languages of the app, each by its own name (the switch shows them so).
@@ -112,8 +113,7 @@ def _digit_table(code: str) -> dict[int, int] | None:
 def ascii_digits(text: str) -> str:
     """What the reader typed with the digits of their language (০-৯ in Bengali) in 0-9; any
     other digit (², ①) is left as it is, for the check to refuse."""
-    digits = digits_of(locale_code())
-    return text.translate(str.maketrans(digits, "0123456789")) if digits else text
+    return rules_text.ascii_digits(text, digits_of(locale_code()))
 
 
 def _native_digits(text: str, code: str) -> str:

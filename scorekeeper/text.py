@@ -13,10 +13,10 @@ refuse as the app does (a ``Refusal``, with the same code, message and field).
 
 from __future__ import annotations
 
-from scorekeeper.errors import Refusal
+from typing import Any
+
 from scorekeeper.errors import as_refusal
 from scorekeeper.games import text as rules_text
-from scorekeeper.games.i18n import _
 from scorekeeper.games.text import sort_key
 from scorekeeper.games.text import text_key
 
@@ -34,37 +34,12 @@ def normalize_line(value: object, what: str, field: str | None, code: str = "nam
         return rules_text.normalize_line(value, what, field, code)
 
 
-def clean_line(
-    value: object,
-    what: str,
-    field: str | None,
-    max_len: int,
-    *,
-    required: str | None = None,
-    code: str = "name_invalid",
-    too_long_code: str | None = None,
-) -> str:
-    """A one-line value (a name, a place): normalized, checked, at most ``max_len`` characters.
-
-    ``what`` starts the messages ("A name must be text."); ``required`` is the message for an
-    empty value (None: empty is allowed and gives ""). ``code`` is the error code for refused
-    characters, ``too_long_code`` the one for too long a value (default: ``code``).
-    """
-    text = normalize_line(value, what, field, code)
-    if not text and required:
-        raise Refusal(code, required, field)
-    if len(text) > max_len:
-        raise Refusal(
-            too_long_code or code,
-            _(
-                "%(what)s can be at most %(most)s characters (%(given)s given).",
-                what=what,
-                most=max_len,
-                given=len(text),
-            ),
-            field,
-        )
-    return text
+def clean_line(value: object, what: str, field: str | None, max_len: int, **checks: Any) -> str:
+    """A one-line value (a name, a place): normalized, checked, at most ``max_len`` characters
+    (``scorekeeper.games.text.clean_line``, whose ``required``, ``code`` and
+    ``too_long_code`` it takes), refused as the app refuses."""
+    with as_refusal():
+        return rules_text.clean_line(value, what, field, max_len, **checks)
 
 
 def clean_lines(
@@ -80,15 +55,6 @@ def clean_lines(
     text = _normal(value, what, field, code)
     lines = [normalize_line(line, what, field, code) for line in text.strip().splitlines()]
     text = "\n".join(lines).strip()
-    if len(text) > max_len:
-        raise Refusal(
-            too_long_code or code,
-            _(
-                "%(what)s can be at most %(most)s characters (%(given)s given).",
-                what=what,
-                most=max_len,
-                given=len(text),
-            ),
-            field,
-        )
+    with as_refusal():
+        rules_text.too_long(text, what, field, max_len, too_long_code or code)
     return text

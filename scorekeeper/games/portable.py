@@ -29,7 +29,9 @@ from scorekeeper.games import i18n
 from scorekeeper.games.base import Setup
 from scorekeeper.games.errors import RuleError
 from scorekeeper.games.table import Change
+from scorekeeper.games.table import describe
 from scorekeeper.games.table import hand_index
+from scorekeeper.games.text import text_key
 
 #: The gettext separator between a message's context and its text (``msgctxt``).
 _CONTEXT = "\x04"
@@ -60,10 +62,16 @@ class Language:
     patterns: Mapping[str, str] | None = None
 
 
+#: The digits of the language spoken now (None: 0-9), which the forms are read in too.
+_digits: str | None = None
+
+
 def use_language(language: Language | None) -> None:
     """Speak ``language`` from now on (None: English), writing numbers as the app does (the
     language's digits, a real minus sign) and lists with the language's patterns."""
-    table = str.maketrans("0123456789", language.digits) if language and language.digits else None
+    global _digits
+    _digits = language.digits if language else None
+    table = str.maketrans("0123456789", language.digits) if _digits else None
 
     def number(value: Any) -> str:
         text = str(value)
@@ -244,11 +252,7 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
             entry = form_of(key).read(request.get("form") or {}, seated, phase)
             if action == "record":
                 if number != hands + 1:
-                    if isinstance(number, int) and number <= hands:
-                        message = rules.phrase("already_recorded", number=number)
-                    else:
-                        message = rules.phrase("not_next", count=hands, number=number)
-                    raise RuleError("not_next_hand", message, "number")
+                    raise not_next(rules, number, hands)
                 new = [*entries, entry]
                 raw = [*raw, entry]
             else:
@@ -275,6 +279,16 @@ def save(request: Mapping[str, Any]) -> dict[str, Any]:
         "winner": plain(rules.winner_line(state)) if state.finished else None,
         "said": said(rules, request, hands),
     }
+
+
+def not_next(rules: Any, number: Any, hands: int) -> RuleError:
+    """The refusal of a save that names hand ``number`` as the next when ``hands`` were
+    entered (``not_next_hand``), as the server words it."""
+    if isinstance(number, int) and number <= hands:
+        message = rules.phrase("already_recorded", number=number)
+    else:
+        message = rules.phrase("not_next", count=hands, number=number)
+    return RuleError("not_next_hand", message, "number")
 
 
 def standings(rules: Any, state: Any, options: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -343,3 +357,101 @@ def save_json(text: str, folder: str = "languages") -> str:
     request = json.loads(text)
     use_language(language_from(folder, request.get("language")))
     return json.dumps(save(request), ensure_ascii=False)
+
+
+def change(request: Mapping[str, Any]) -> dict[str, Any]:
+    """A change of the table made on the phone, as the server makes it (RULES.md, "the table
+    changes mid-game"): ``request`` is ``play``'s with ``"members"`` (the game's seats, as
+    ``save`` takes them), ``"roster"`` (the account's players' names: a newcomer typed "eve"
+    is the roster's Eve), ``"locked"`` and ``"status"`` (the game's: one over or abandoned
+    takes no change), ``"digits"`` (the reader's, else the language's) and ``"action"``:
+    "record" (the panel's form, ``"form"``: name to text, a list for a field given more
+    than once; ``"before_hand"``, the hand it says comes next, may be given beside it) or
+    "remove" (the undo of the record's last entry, a change). The answer is ``save``'s, with
+    ``"members"`` (a newcomer's seat added as the server adds it) and ``"said"`` the
+    sentence the server says after it; or the refusal, with the server's codes, messages and
+    fields, in its order."""
+    try:
+        rules, players, setup = _table_of(request)
+        raw = list(request.get("entries") or ())
+        entries = entries_of(raw)
+        members = list(request.get("members") or players)
+        if request.get("action") == "remove":
+            if not entries or not isinstance(entries[-1], Change):
+                raise RuleError("not_found", i18n._("That change was not found."))
+            _check_open(request)
+            state = _played(rules, setup, entries[:-1])
+            if state.current is not None:
+                raise RuleError(
+                    "hand_in_progress",
+                    i18n._("Finish the hand being played before changing the table."),
+                )
+            raw, said_now = raw[:-1], str(i18n._("The change of the table was undone."))
+        else:
+            given = _recorded_change(request, rules, entries, members)
+            state = _played(rules, setup, [*entries, Change(given)])
+            newcomer = given.get(_table_form().NEWCOMERS.get(given["kind"], ""))
+            if isinstance(newcomer, str) and newcomer not in members:
+                members.append(newcomer)
+            raw = [*raw, {"change": given, "id": None}]
+            said_now = str(describe(state.changes[-1]))
+    except RuleError as error:
+        return {"refused": [refusal(each) for each in error.errors]}
+    return {
+        "entries": plain(raw),
+        "members": members,
+        "state": plain(dataclasses.asdict(state)),
+        "leaders": plain(state.leaders()),
+        "standings": standings(rules, state, setup.options),
+        "notices": plain(rules.page_notices(state)),
+        "winner": plain(rules.winner_line(state)) if state.finished else None,
+        "said": said_now,
+    }
+
+
+def _table_form() -> Any:
+    """The Table panel's form reader (imported when used, as a game's form module)."""
+    return import_module("scorekeeper.games.table_form")
+
+
+def _check_open(request: Mapping[str, Any]) -> None:
+    _table_form().check_open(bool(request.get("locked")), request.get("status"))
+
+
+def _recorded_change(
+    request: Mapping[str, Any], rules: Any, entries: Sequence[Any], members: list[str]
+) -> dict[str, Any]:
+    """The change the panel's form describes, checked as the server checks it before the
+    rules do: the form read, the hand it says comes next, the game open, its names matched."""
+    table_form = _table_form()
+    form = dict(request.get("form") or {})
+    if request.get("before_hand") is not None:
+        form["before_hand"] = str(request["before_hand"])
+    digits = request.get("digits", _digits)
+    body = table_form.read_change(form, str(form.get("kind", "")), digits)
+    before_hand = table_form.read_before_hand(form)
+    hands = sum(1 for entry in entries if not isinstance(entry, Change))
+    if before_hand is not None and before_hand != hands + 1:
+        raise not_next(rules, before_hand, hands)
+    _check_open(request)
+    by_key = {text_key(name): name for name in request.get("roster") or ()}
+    return table_form.given_change(body, members, lambda name: by_key.get(text_key(name), name))
+
+
+def _played(rules: Any, setup: Setup, entries: Sequence[Any]) -> Any:
+    """The rules' play of ``entries``, a refusal's messages naming its hand as the server's
+    do (``Refusal.from_rule``)."""
+    try:
+        return rules.play(setup, entries)
+    except RuleError as error:
+        for each in error.errors:
+            if each.hand is not None and not getattr(each, "names_hand", False):
+                each.message = rules.phrase("problem", number=each.hand, problem=str(each.message))
+        raise
+
+
+def change_json(text: str, folder: str = "languages") -> str:
+    """``change`` for the phone, JSON text in and out (as ``play_json``)."""
+    request = json.loads(text)
+    use_language(language_from(folder, request.get("language")))
+    return json.dumps(change(request), ensure_ascii=False)

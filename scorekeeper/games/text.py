@@ -119,6 +119,61 @@ def normalize_line(value: object, what: str, field: str | None, code: str = "nam
     return " ".join(text.split())
 
 
+def too_long(text: str, what: str, field: str | None, max_len: int, code: str) -> None:
+    """Refuse ``text`` when it is longer than ``max_len`` characters."""
+    if len(text) > max_len:
+        raise RuleError(
+            code,
+            _(
+                "%(what)s can be at most %(most)s characters (%(given)s given).",
+                what=what,
+                most=max_len,
+                given=len(text),
+            ),
+            field,
+        )
+
+
+def clean_line(
+    value: object,
+    what: str,
+    field: str | None,
+    max_len: int,
+    *,
+    required: str | None = None,
+    code: str = "name_invalid",
+    too_long_code: str | None = None,
+) -> str:
+    """A one-line value (a name, a place): normalized, checked, at most ``max_len`` characters.
+
+    ``what`` starts the messages ("A name must be text."); ``required`` is the message for an
+    empty value (None: empty is allowed and gives ""). ``code`` is the error code for refused
+    characters, ``too_long_code`` the one for too long a value (default: ``code``).
+    """
+    text = normalize_line(value, what, field, code)
+    if not text and required:
+        raise RuleError(code, required, field)
+    too_long(text, what, field, max_len, too_long_code or code)
+    return text
+
+
+#: The longest name a player may have.
+NAME_MAX = 40
+
+
+def clean_name(name: object) -> str:
+    """A player name in NFKC form, spaces collapsed, 1 to 40 characters, nothing invisible."""
+    if not isinstance(name, str):
+        raise RuleError("wrong_type", _("A player's name must be text."), "name")
+    return clean_line(name, _("A name"), "name", NAME_MAX, required=_("Enter a name."))
+
+
+def ascii_digits(text: str, digits: str | None) -> str:
+    """What the reader typed with ``digits``, their language's digits (০-৯ in Bengali; None:
+    0-9), in 0-9; any other digit (², ①) is left as it is, for the check to refuse."""
+    return text.translate(str.maketrans(digits, "0123456789")) if digits else text
+
+
 def text_key(text: str) -> str:
     """What uniqueness compares: NFKC, case-folded, spaces collapsed, never-shown characters
     left out. ``Ａｎｎ``, ``ANN`` and ``ann`` have one key; so do both forms of ``Åsa``."""

@@ -36,6 +36,7 @@ from scorekeeper.games import GamePlugin
 from scorekeeper.games import RuleError
 from scorekeeper.games import Setup
 from scorekeeper.games import State
+from scorekeeper.games import table_form
 from scorekeeper.games.base import Entry
 from scorekeeper.games.base import Problems
 from scorekeeper.games.i18n import N_
@@ -628,12 +629,9 @@ def _made_again(account: Account, game: Game, again: NextGame) -> Game | None:
 
 
 def check_open(game: Game) -> None:
-    if game.locked:
-        raise Refusal("game_over", _("This game is over. Reopen it first to correct a hand."), None)
-    if game.status == "abandoned":
-        raise Refusal(
-            "game_over", _("This game was abandoned. Resume it first to go on with it."), None
-        )
+    """Refuse a save to a game that is over or abandoned (``table_form.check_open``)."""
+    with as_refusal():
+        table_form.check_open(game.locked, game.status)
 
 
 def record_hand(game: Game, entry: object, number: object = None) -> Played:

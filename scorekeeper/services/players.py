@@ -7,22 +7,23 @@ import sqlalchemy as sa
 from scorekeeper.api.schemas import PlayerOut
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
+from scorekeeper.errors import as_refusal
 from scorekeeper.extensions import db
+from scorekeeper.games import text as rules_text
 from scorekeeper.games.i18n import _
 from scorekeeper.models import Account
 from scorekeeper.models import Player
-from scorekeeper.text import clean_line
 from scorekeeper.text import sort_key
 from scorekeeper.text import text_key
 
-NAME_MAX = 40
+NAME_MAX = rules_text.NAME_MAX
 
 
 def clean_name(name: object) -> str:
-    """A player name in NFKC form, spaces collapsed, 1 to 40 characters, nothing invisible."""
-    if not isinstance(name, str):
-        raise Refusal("wrong_type", _("A player's name must be text."), "name")
-    return clean_line(name, _("A name"), "name", NAME_MAX, required=_("Enter a name."))
+    """A player name in NFKC form, spaces collapsed, 1 to 40 characters, nothing invisible
+    (``scorekeeper.games.text.clean_name``, refused as the app refuses)."""
+    with as_refusal():
+        return rules_text.clean_name(name)
 
 
 def name_key(name: str) -> str:

@@ -17,7 +17,9 @@ import sqlalchemy as sa
 
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
+from scorekeeper.errors import as_refusal
 from scorekeeper.extensions import db
+from scorekeeper.games import table_form
 from scorekeeper.games.i18n import _
 from scorekeeper.games.table import Change
 from scorekeeper.models import Account
@@ -28,12 +30,6 @@ from scorekeeper.models import TableChange
 from scorekeeper.models import utcnow
 from scorekeeper.services import games
 from scorekeeper.services import players as roster
-
-#: What a change may hold besides its kind (anything else sent is not kept).
-KEYS = ("kind", "player", "after", "score", "by", "points", "note", "sizes", "rounds")
-#: The names a change may bring to the table (a newcomer), by kind.
-NEWCOMERS = {"join": "player", "substitute": "by"}
-
 
 #: ``known`` when the roster was not looked at with the game (``game_for``).
 UNKNOWN = object()
@@ -59,41 +55,24 @@ def game_for(account: Account, game_id: int, body: object) -> tuple[Game, Player
 def _newcomer_name(body: object) -> str | None:
     """The name a change brings to the table, as typed (None when it brings none or the
     name is no name: ``_given`` refuses it)."""
-    if not isinstance(body, Mapping):
-        return None
-    name = body.get(NEWCOMERS.get(body.get("kind"), ""))
-    if not isinstance(name, str) or not name.strip():
-        return None
-    try:
-        return roster.clean_name(name)
-    except Refusal:
-        return None
+    return table_form.newcomer_name(body)
 
 
 def _given(
     game: Game, body: object, known: Player | None | object = UNKNOWN
 ) -> tuple[dict[str, Any], Player | None]:
-    """The change as sent: an object, its names trimmed and matched to who is at the table
-    however they are spelt ("ann" is Ann), a newcomer's name made a roster name; and the
-    newcomer's roster player (``known``, found, or a new one), when the change brings one."""
-    if not isinstance(body, Mapping):
-        raise Refusal("wrong_type", _("A change must be an object."), None)
-    given = {key: body[key] for key in KEYS if key in body}
-    by_key = {roster.name_key(name): name for name in game.members}
-    newcomer_key = NEWCOMERS.get(given.get("kind"))
-    newcomer = None
-    for key in ("player", "after", "by"):
-        name = given.get(key)
-        if not isinstance(name, str) or not name.strip():
-            continue
-        if key == newcomer_key:
-            name = roster.clean_name(name)
-        found = by_key.get(roster.name_key(name))
-        if found is None and key == newcomer_key:
-            newcomer = _roster_player(game, name, known)
-            found = newcomer.name
-        given[key] = found or name
-    return given, newcomer
+    """The change as sent (``table_form.given_change``: its names matched to who is at the
+    table however they are spelt, a newcomer's name made a roster name); and the newcomer's
+    roster player (``known``, found, or a new one), when the change brings one."""
+    newcomers: list[Player] = []
+
+    def roster_name(name: str) -> str:
+        newcomers.append(_roster_player(game, name, known))
+        return newcomers[-1].name
+
+    with as_refusal():
+        given = table_form.given_change(body, game.members, roster_name)
+    return given, (newcomers[-1] if newcomers else None)
 
 
 def _roster_player(game: Game, name: str, known: Player | None | object) -> Player:

@@ -51,6 +51,7 @@ from scorekeeper.games.table import Change
 from scorekeeper.i18n import digits_of
 from scorekeeper.i18n import locale_code
 from scorekeeper.services import games
+from scorekeeper.services import players as roster
 from scorekeeper.services.events import Shared
 from scorekeeper.views.assets import static_url
 from scorekeeper.views.common import fragment_of
@@ -63,8 +64,9 @@ bp = Blueprint("offline_rules", __name__)
 
 #: The package's folder: ``scorekeeper``.
 PACKAGE = Path(__file__).resolve().parent.parent
-#: What the phone imports first: the one call, and each installed game's rules.
-ROOTS = ("scorekeeper.games.portable",)
+#: What the phone imports first: the one call, and each installed game's rules; the Table
+#: panel's form reader (``portable.change`` imports it when called, as it does a game's form).
+ROOTS = ("scorekeeper.games.portable", "scorekeeper.games.table_form")
 #: The files of Pyodide's package that its runtime loads (nothing else is served).
 RUNTIME = {
     "pyodide.mjs": "text/javascript",
@@ -546,6 +548,11 @@ def play(game_id: int):
             "members": list(game.members),
             "entries": portable.plain(record),
             "language": locale_code(),
+            # The roster's names, which a newcomer typed on the phone is matched to
+            # (``portable.change``: "eve" is Eve), and whether the game takes a change.
+            "roster": [player.name for player in roster.roster(current_user)],
+            "locked": bool(game.locked),
+            "status": game.status,
         },
         # What the phone's sheet (``games.pages``) reads of the stored game beside its
         # record: its id, options and state, the addresses the sheet links to, the hidden

@@ -23,11 +23,12 @@ from scorekeeper.errors import Refusal
 from scorekeeper.errors import as_refusal
 from scorekeeper.games import entry_form
 from scorekeeper.games import table as table_rules
-from scorekeeper.games.errors import Problems
-from scorekeeper.games.errors import RuleError
+from scorekeeper.games import table_form
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import number
-from scorekeeper.i18n import ascii_digits
+from scorekeeper.games.table_form import typed_for
+from scorekeeper.i18n import digits_of
+from scorekeeper.i18n import locale_code
 from scorekeeper.services import games
 from scorekeeper.services import players as roster
 from scorekeeper.services import table
@@ -61,11 +62,7 @@ def record(game_id: int):
     try:
         with as_refusal():
             body = read_change(request.form, kind)
-            before_hand = entry_form.whole_or_none(
-                request.form.get("before_hand"),
-                _("The hand number must be a whole number."),
-                "before_hand",
-            )
+            before_hand = table_form.read_before_hand(request.form)
     except Refusal as refusal:
         return _render(games.as_it_stands(owned_action(game_id), refusal), kind, refusal)
     game, known = table.game_for(current_user, game_id, body)
@@ -143,105 +140,16 @@ def _said(result: games.Played, change_id: int) -> dict:
     return said
 
 
-def _typed_number(value: int) -> str:
-    """A number as the reader types it: their digits, an ASCII minus (read back by
-    ``read_change``)."""
-    return number(value).replace("\u2212", "-")
-
-
-def typed_for(change: dict, recorded: dict | None = None) -> dict[str, str]:
-    """A recorded change as its form's fields (what ``read_change`` reads back): numbers in
-    the reader's digits, a joiner's start as chosen (``recorded``: the change as it was
-    recorded, "last" or "average" and not the total it came to)."""
-    typed = {
-        key: str(change[key])
-        for key in ("player", "after", "by", "note")
-        if change.get(key) is not None
-    }
-    if change.get("points") is not None:
-        typed["points"] = _typed_number(change["points"])
-    score = (recorded or change).get("score", change.get("score"))
-    if isinstance(score, int):
-        typed |= {"score": "number", "score_number": _typed_number(score)}
-    elif score:
-        typed["score"] = score
-    return typed
-
-
 def read_change(form, kind: str) -> dict:
-    """The change a panel form describes, as the service takes it (API.md, "Table
-    changes"); what is no whole number is refused beside its field. Numbers are read in the
+    """The change a panel form describes (``table_form.read_change``), numbers read in the
     reader's digits too (Bengali ৫), as the panel writes them."""
-    body: dict = {"kind": kind}
-    problems = Problems()
-
-    def whole(key: str, message: str, negative: bool = True):
-        try:
-            return entry_form.whole_or_none(ascii_digits(form.get(key, "")), message, key, negative)
-        except RuleError as error:
-            problems.add(error)
-            return None
-
-    def name(key: str) -> str | None:
-        """A chip's name, or the new name typed beside the chips (it wins when given)."""
-        typed = form.get(f"new_{key}", "").strip()
-        return typed or form.get(key, "").strip() or None
-
-    if kind in ("join", "leave", "sit_out", "substitute", "adjust"):
-        body["player"] = name("player")
-    if kind == "join":
-        if form.get("after"):
-            body["after"] = form["after"]
-        score = form.get("score", "last")
-        typed = form.get("score_number", "").strip()
-        if body["player"] in form.getlist("left"):
-            pass  # a player who left comes back with the total they left with
-        elif score == "number" or (typed and score == "last"):
-            body["score"] = whole("score_number", _("The starting total must be a whole number."))
-            if body["score"] is None and not problems:
-                problems.add(RuleError("required", _("Type the starting total."), "score_number"))
-        else:
-            body["score"] = score
-    elif kind == "substitute":
-        body["by"] = name("by")
-    elif kind == "adjust":
-        body["points"] = whole("points", _("The points must be a whole number."))
-        if form.get("note", "").strip():
-            body["note"] = form["note"]
-    elif kind == "schedule":
-        if "rounds" in form:
-            body["rounds"] = whole("rounds", _("The rounds must be a whole number."), False)
-        else:
-            body["sizes"] = _sizes(form, problems)
-    problems.raise_any()
-    return body
+    return table_form.read_change(form, kind, digits_of(locale_code()))
 
 
 def _chips(names: list[str], named: list[str]) -> list[tuple[str, str]]:
     """Chips of ``names``, with the names of the change being corrected (who may no longer
     be seated, or be seated now) added in front."""
     return [(name, name) for name in dict.fromkeys([*named, *names])]
-
-
-def _sizes(form, problems: Problems) -> list[int]:
-    """The cards of each hand still to play: the fields in order, the dropped hands left
-    out, a blank field (the one for a hand to add) skipped; "end" ends the game now."""
-    if form.get("end") == "1":
-        return []
-    dropped = set(form.getlist("drop"))
-    sizes = []
-    for index, raw in enumerate(form.getlist("size")):
-        if str(index) in dropped or not raw.strip():
-            continue
-        try:
-            value = entry_form.whole_or_none(
-                ascii_digits(raw), _("List the cards of each hand still to play."), "sizes"
-            )
-        except RuleError as error:
-            problems.add(error)
-            continue
-        sizes.append(value)
-    return sizes
 
 
 def _render(
