@@ -161,6 +161,10 @@ def environment(loader: BaseLoader) -> Environment:
         next_game=lambda _game: None,
         get_flashed_messages=lambda **_kwargs: [],
         fragment_only=lambda: True,
+        # The sheet's lines the page shows: the latest, or all of them (``about["every"]``).
+        sheet_of=lambda shown: sheet_of(shown, _now("start")["hand"]),
+        sheet_start=lambda _state: _now("start")["hand"],
+        sheet_after=lambda _state: _now("start")["hand"],
     )
     env.filters.update(
         num=_shown_now(i18n.number),
@@ -302,7 +306,9 @@ def draw(
     env = _environments.get(loader)
     if env is None:
         env = _environments[loader] = environment(loader)
-    drawing = _drawing.set({"urls": about.get("urls"), "static": about.get("static")})
+    drawing = _drawing.set(
+        {"urls": about.get("urls"), "static": about.get("static"), "start": {"hand": start}}
+    )
     try:
         return env.get_template(template).render(
             **played.rules.page_context(setup),
@@ -310,9 +316,6 @@ def draw(
             state=state,
             game=played.game,
             action_form=Forms(about.get("hidden", ""), seats),
-            sheet_of=lambda shown: sheet_of(shown, start),
-            sheet_start=lambda _state: start,
-            sheet_after=lambda _state: start,
             **context,
         )
     finally:
