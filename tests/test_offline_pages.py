@@ -180,3 +180,12 @@ def test_the_phones_page_and_panel_after_each_change_of_the_table(
     if two_steps:
         play_steps(table, game, kind, 1)
         same_pages(table, game, phone, language)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_phones_page_at_the_game_over(table, app, phone, language):  # noqa: F811
+    seats, options = TABLES["score_pad:rounds"]
+    game = game_id(start_game(table, app, "score_pad", seats, **{**options, "rounds": 2}))
+    play_steps(table, game, "score_pad", 2)
+    assert _now(app, game).state.finished
+    same_pages(table, game, phone, language)

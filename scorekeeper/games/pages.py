@@ -1,20 +1,31 @@
-"""The score sheet drawn by the game's own templates without Flask: what the phone runs, under
-Pyodide, to draw the sheet of a game played offline (issue 24), and what the server's page
-draws for the same record (tests/test_offline_sheet.py holds them equal for every game).
+"""A game's pages drawn by the game's own templates without Flask: what the phone runs, under
+Pyodide, to draw a game played offline (issue 24), and what the server's pages draw for the
+same record (tests/test_offline_sheet.py and tests/test_offline_pages.py hold them equal for
+every game):
 
-The templates are the server's (``games/<key>/_sheet.html`` and the macros it imports,
-``games/_macros.html``), rendered by Jinja with what they use of the app given here instead:
-the words (``_``, ``ngettext``, ``pgettext``: the catalog ``portable.use_language`` plugged
-in, filled in as the app's templates fill them), the numbers (``num``, ``signed``, ``delta``:
-the language's digits), the sheet's lines (``sheet_of``), the seat colours, and ``url_for`` of
-the few addresses the sheet links to, as patterns the server gave
+- ``sheet``: the score sheet card (``games/<key>/_sheet.html``);
+- ``page``: the game page's main part (``games/<key>/show.html``: the hand's head and forms,
+  the totals, the sheet, the game's actions), as the server makes a step ahead
+  (``views.games.ahead_page``): what the phone shows after a change of the table made
+  offline, which no page made ahead fits;
+- ``panel``: the Table panel's main part (``games/table_changes.html``), its context worked
+  out by ``page_context.panel_context`` as the server's.
+
+The templates are the server's (``base.html`` cut to its main part: ``MainOnly``), rendered
+by Jinja with what they use of the app given here instead: the words (``_``, ``ngettext``,
+``pgettext``: the catalog ``portable.use_language`` plugged in, filled in as the app's
+templates fill them), the numbers (``num``, ``signed``, ``delta``: the language's digits), the
+sheet's lines (``sheet_of``), the seat colours, nothing from the players' own phones, and
+``url_for`` of the addresses the templates link to, as patterns the server gave
 (``/games/7/hands/{number}/edit``)::
 
     sheet({"game": "oh_hell", "players": [...], "options": {...}, "first_dealer": 0,
            "members": [...], "entries": [...], "language": "bn",
            "sheet": {"id": 7, "urls": {"games.edit": "/games/7/hands/{number}/edit", ...},
-                     "hidden": "<input ...>"}}, loader)
+                     "hidden": "<input ...>", "version": 12, "static": {...}}}, loader)
     -> {"sheet": "<section class=\"card sheet-card\" ...>"} or {"refused": [...]}
+    page(<the same>, loader) -> {"page": "<section class=\"hand-head card\" ...>"}
+    panel(<the same, with "roster": ["Ann", "Eve", ...]>, loader) -> {"page": "<h1>..."}
 
 Jinja and MarkupSafe are the only libraries: the phone gets them (pure Python) with the
 templates, in the bundle the app builds for it (``views/offline_rules.py``, ``sheet.zip``).
@@ -128,8 +139,8 @@ class MainOnly(BaseLoader):
 
 
 #: What the page being drawn gives the templates' globals (the addresses it links to, the
-#: static files, the night's title): the macros a template imports without its context see
-#: the environment's globals only.
+#: static files, the sheet's first line, the CSRF token, a finished game's "Play again"):
+#: the macros a template imports without its context see the environment's globals only.
 _drawing: ContextVar[Mapping[str, Any] | None] = ContextVar("drawing", default=None)
 
 
@@ -158,7 +169,9 @@ def environment(loader: BaseLoader) -> Environment:
         phone_draft=lambda _played: None,
         phone_values=lambda _played: {},
         phone_marks=lambda _played: {},
-        next_game=lambda _game: None,
+        # "Play again" of a finished, read-only game: what the server said of it.
+        next_game=lambda game: _now("again") or None if game.locked else None,
+        csrf_token=lambda: _now("csrf").get("token", ""),
         get_flashed_messages=lambda **_kwargs: [],
         fragment_only=lambda: True,
         # The sheet's lines the page shows: the latest, or all of them (``about["every"]``).
@@ -236,8 +249,10 @@ class Played:
         return players_now(self.state, self.setup.players)
 
 
-#: The seats field of the page's forms as the server draws it (``forms.HandForm``).
+#: The seats field and the CSRF token of the page's forms as the server draws them
+#: (``forms.HandForm``).
 SEATS = re.compile(r'(<input id="seats" name="seats" type="hidden" value=")[^"]*"')
+CSRF = re.compile(r'name="csrf_token" type="hidden" value="([^"]*)"')
 
 
 @dataclasses.dataclass
@@ -306,8 +321,15 @@ def draw(
     env = _environments.get(loader)
     if env is None:
         env = _environments[loader] = environment(loader)
+    token = CSRF.search(about.get("hidden", ""))
     drawing = _drawing.set(
-        {"urls": about.get("urls"), "static": about.get("static"), "start": {"hand": start}}
+        {
+            "urls": about.get("urls"),
+            "static": about.get("static"),
+            "again": about.get("again") if about.get("status") == "finished" else None,
+            "csrf": {"token": token.group(1)} if token else None,
+            "start": {"hand": start},
+        }
     )
     try:
         return env.get_template(template).render(

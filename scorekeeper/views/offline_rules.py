@@ -60,6 +60,7 @@ from scorekeeper.services.nights import night_title
 from scorekeeper.views.assets import static_url
 from scorekeeper.views.games import ahead_page
 from scorekeeper.views.games import edit_page
+from scorekeeper.views.games import next_game
 from scorekeeper.views.games import page_hidden
 from scorekeeper.views.security import KEPT_A_YEAR
 
@@ -536,6 +537,15 @@ def _needs(played, record) -> dict[str, object]:
     }
 
 
+def _again(game) -> dict[str, object] | None:
+    """What the page's "Play again" says of a finished, read-only game (``next_game``): who
+    deals first, the night."""
+    again = next_game(game)
+    if again is None:
+        return None
+    return {"dealer": {"name": again.dealer.name}, "night_id": again.night_id}
+
+
 @bp.get("/offline/play.js")
 def play_script():
     """The game page's offline play (``static/js/play_offline.js``), loaded by the outbox
@@ -594,6 +604,7 @@ def play(game_id: int):
             "urls": addresses(),
             "static": static_files(),
             "hidden": page_hidden(played),
+            "again": _again(game),
         },
         words={
             "keep": _("Keep this game on this phone"),
