@@ -42,6 +42,7 @@ from scorekeeper.games.base import Problems
 from scorekeeper.games.i18n import N_
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
+from scorekeeper.games.page_context import players_now
 from scorekeeper.games.readers import join_names
 from scorekeeper.games.table import Change
 from scorekeeper.games.table import hand_index
@@ -87,12 +88,7 @@ class Played:
     def players(self) -> list[str]:
         """The players of the hand to enter: dealt into the open hand or the next one (the
         starting table, until the table changes)."""
-        upcoming = self.state.next
-        if upcoming is not None and upcoming.get("players"):
-            return list(upcoming["players"])
-        if self.state.players is not None:
-            return list(self.state.players)
-        return list(self.setup.players)
+        return players_now(self.state, self.setup.players)
 
 
 def setup_for(game: Game) -> Setup:

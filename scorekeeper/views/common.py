@@ -29,13 +29,6 @@ def wants_fragment() -> bool:
     return request.headers.get(FRAGMENT_HEADER) == "1"
 
 
-def fragment_of(html: str) -> str:
-    """The main part of a rendered page (between the markers ``base.html`` puts around it):
-    what a form saved in place replaces."""
-    start = html.index("<!--main-->") + len("<!--main-->")
-    return html[start : html.index("<!--/main-->")]
-
-
 def absolute_url(endpoint: str, **values) -> str:
     """A link to give away (a share link, its QR code): on ``PUBLIC_URL`` when it is set, so
     a forged Host header can never put another site in it; else the request's address."""

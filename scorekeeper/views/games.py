@@ -30,6 +30,7 @@ from scorekeeper.games import entry_form
 from scorekeeper.games.i18n import _
 from scorekeeper.games.i18n import ngettext
 from scorekeeper.games.i18n import number
+from scorekeeper.games.page_context import fragment_of
 from scorekeeper.games.readers import join_names
 from scorekeeper.services import games
 from scorekeeper.services import nights
@@ -39,7 +40,6 @@ from scorekeeper.services import table as table_changes
 from scorekeeper.services.games import Played
 from scorekeeper.views.common import SHEET_ROWS_HEADER
 from scorekeeper.views.common import check_action
-from scorekeeper.views.common import fragment_of
 from scorekeeper.views.common import never_kept
 from scorekeeper.views.common import wants_fragment
 from scorekeeper.views.helpers import SHEET_FROM

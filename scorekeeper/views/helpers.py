@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from babel.lists import format_list
 from flask import Flask
 from flask import g
@@ -11,6 +9,8 @@ from flask import has_request_context
 from markupsafe import Markup
 
 from scorekeeper.games import GAMES
+from scorekeeper.games.page_context import has_prefix
+from scorekeeper.games.page_context import words_attribute
 from scorekeeper.games.sheet import latest_start
 from scorekeeper.games.sheet import seat_tint
 from scorekeeper.games.sheet import sheet_of
@@ -111,25 +111,6 @@ def signed(value: int) -> str:
     return number(value)
 
 
-def _plain(value):
-    """A text the templates filled in (escaped once as markup) as plain text, in lists and
-    mappings too; anything else as it is."""
-    if isinstance(value, Markup):
-        return value.unescape()
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
-    return value
-
-
-def words_attribute(words: dict) -> Markup:
-    """The ``data-words`` attribute of an element a script writes in: the page's words for the
-    script (``static/js/words.js`` reads them), as JSON; each text once escaped, as an
-    attribute's value is (``{{ {'done': _('Done')}|words }}``)."""
-    return Markup(' data-words="{}"').format(json.dumps(_plain(words), ensure_ascii=False))
-
-
 def join_names(names) -> str:
     """["Ann", "Ben", "Cy"] -> "Ann, Ben and Cy", as the reader's language joins a list
     (Babel's CLDR list patterns)."""
@@ -173,10 +154,3 @@ def sheet_after(state) -> int:
 def delta(value: int) -> str:
     """A change of a total: "+14", "−3", "±0"."""
     return f"+{number(value)}" if value > 0 else (number(value) if value < 0 else f"±{number(0)}")
-
-
-def has_prefix(mapping, prefix: str) -> bool:
-    """Whether any key of ``mapping`` starting with ``prefix`` holds something."""
-    if not mapping:
-        return False
-    return any(key.startswith(prefix) and mapping[key] not in ("", None) for key in mapping)

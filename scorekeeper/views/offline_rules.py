@@ -7,11 +7,13 @@ by the app itself, fetched only when a phone is asked to keep a game for offline
   rules of every installed game import (found by reading their imports, so a new game needs
   nothing here), ``portable`` (one call, JSON in and out), and each language's catalog with
   its digits and list patterns (what the app takes from Babel, which the phone does without).
-- ``/offline/sheet.zip?v=<hash>``: what the phone draws the score sheet with, fetched beside
-  the rules: ``games.pages`` and what it imports beyond the rules, Jinja and MarkupSafe
-  (pure Python, from the app's own environment, MarkupSafe without its C speedups) and the
-  templates the sheet of every installed game is drawn by (each game's ``_sheet.html`` and
-  what it imports, found by reading them).
+- ``/offline/sheet.zip?v=<hash>``: what the phone draws the score sheet, the game page's main
+  part and the Table panel with, fetched beside the rules: ``games.pages`` and what it
+  imports beyond the rules, Jinja and MarkupSafe (pure Python, from the app's own
+  environment, MarkupSafe without its C speedups) and the templates of every installed
+  game's pages (each game's ``_sheet.html``, ``show.html``, ``_table_schedule.html``, the
+  panel's ``games/table_changes.html`` and what they extend, import or include, found by
+  reading them).
 
 All are cached for a year under their version; the service worker keeps them.
 """
@@ -47,16 +49,18 @@ from flask_login import login_required
 from scorekeeper.games import INSTALLED
 from scorekeeper.games import portable
 from scorekeeper.games.i18n import _
+from scorekeeper.games.page_context import fragment_of
 from scorekeeper.games.table import Change
 from scorekeeper.i18n import digits_of
 from scorekeeper.i18n import locale_code
 from scorekeeper.services import games
 from scorekeeper.services import players as roster
 from scorekeeper.services.events import Shared
+from scorekeeper.services.nights import night_title
 from scorekeeper.views.assets import static_url
-from scorekeeper.views.common import fragment_of
 from scorekeeper.views.games import ahead_page
 from scorekeeper.views.games import edit_page
+from scorekeeper.views.games import next_game
 from scorekeeper.views.games import page_hidden
 from scorekeeper.views.security import KEPT_A_YEAR
 
@@ -172,22 +176,40 @@ def library_files() -> dict[str, bytes]:
     return found
 
 
+#: The templates the phone draws besides each game's own (``PAGES``): the Table panel.
+SHARED_PAGES = ("games/table_changes.html",)
+#: Each game's templates the phone draws (a game without one draws no such page), their
+#: parts named by an expression (the panel's ``_table_schedule.html``, the page's sheet).
+PAGES = ("_sheet.html", "show.html", "_table_schedule.html")
+
+
+def _named(node: jinja2.nodes.Node) -> list[str]:
+    """The templates an import, include or extends names as text (a list's items too)."""
+    found = node.template
+    items = found.items if isinstance(found, jinja2.nodes.List) else [found]
+    return [item.value for item in items if isinstance(item, jinja2.nodes.Const)]
+
+
 @cache
 def sheet_templates() -> dict[str, str]:
-    """The templates the score sheet of every installed game is drawn by, by name: each
-    game's ``_sheet.html`` and the templates it imports, read by the app's own loader (once
-    a process, as the bundle is made)."""
+    """The templates the phone draws every installed game's pages by (``games.pages``: the
+    score sheet, the game page's main part, the Table panel), by name: each game's
+    ``PAGES``, ``SHARED_PAGES`` and the templates they extend, import or include, read by
+    the app's own loader (once a process, as the bundle is made)."""
     env = current_app.jinja_env
-    todo = [f"games/{key}/_sheet.html" for key in INSTALLED]
+    todo = [f"games/{key}/{name}" for key in INSTALLED for name in PAGES] + [*SHARED_PAGES]
+    kinds = (jinja2.nodes.Import, jinja2.nodes.FromImport, jinja2.nodes.Include)
     found: dict[str, str] = {}
     while todo:
         name = todo.pop()
         if name in found:
             continue
-        found[name] = env.loader.get_source(env, name)[0]
-        for node in env.parse(found[name]).find_all((jinja2.nodes.Import, jinja2.nodes.FromImport)):
-            if isinstance(node.template, jinja2.nodes.Const):
-                todo.append(node.template.value)
+        try:
+            found[name] = env.loader.get_source(env, name)[0]
+        except jinja2.TemplateNotFound:
+            continue
+        for node in env.parse(found[name]).find_all((*kinds, jinja2.nodes.Extends)):
+            todo += _named(node)
     return dict(sorted(found.items()))
 
 
@@ -243,12 +265,14 @@ def sheet_bundle() -> tuple[bytes, str]:
 
 #: Where a template says ``url_for('an.endpoint'``.
 LINKED = re.compile(r"""url_for\(\s*['"]([\w.]+)['"]""")
+#: Where a template says ``static_url('js/a.js'``.
+STATIC = re.compile(r"""static_url\(\s*['"]([\w./-]+)['"]""")
 #: A rule's variable part (``<int:game_id>``), which a pattern writes ``{game_id}``.
 VARIABLE = re.compile(r"<(?:[^<>:]+:)?(\w+)>")
 
 
 def addresses() -> dict[str, str]:
-    """The addresses the sheet's templates link to, as patterns the phone fills in
+    """The addresses the phone's templates link to, as patterns the phone fills in
     (``games.pages.url_for``): ``{"games.edit": "/games/{game_id}/hands/{number}/edit"}``."""
     return _addresses(request.script_root)
 
@@ -262,6 +286,12 @@ def _addresses(root: str) -> dict[str, str]:
         if rule is not None:
             patterns[endpoint] = root + VARIABLE.sub(r"{\1}", rule.rule)
     return patterns
+
+
+def static_files() -> dict[str, str]:
+    """The static files the phone's templates name, by their address (``static_url``)."""
+    names = {found for source in sheet_templates().values() for found in STATIC.findall(source)}
+    return {name: static_url(name) for name in sorted(names)}
 
 
 def _entry(name: str) -> zipfile.ZipInfo:
@@ -508,6 +538,15 @@ def _needs(played, record) -> dict[str, object]:
     }
 
 
+def _again(game) -> dict[str, object] | None:
+    """What the page's "Play again" says of a finished, read-only game (``next_game``): who
+    deals first, the night."""
+    again = next_game(game)
+    if again is None:
+        return None
+    return {"dealer": {"name": again.dealer.name}, "night_id": again.night_id}
+
+
 @bp.get("/offline/play.js")
 def play_script():
     """The game page's offline play (``static/js/play_offline.js``), loaded by the outbox
@@ -554,16 +593,24 @@ def play(game_id: int):
             "locked": bool(game.locked),
             "status": game.status,
         },
-        # What the phone's sheet (``games.pages``) reads of the stored game beside its
-        # record: its id, options and state, the addresses the sheet links to, the hidden
-        # fields of the page's forms (its undo's).
+        # The account's active players, who may join or take a seat over on the Table
+        # panel the phone draws (``games.pages.panel``).
+        roster=[player.name for player in roster.roster(current_user) if not player.archived],
+        # What the phone's pages (``games.pages``) read of the stored game beside its
+        # record: its id, options, state, version and night, the addresses and static files
+        # its templates name, the hidden fields of the page's forms.
         sheet={
             "id": game.id,
             "options": dict(game.options),
             "locked": bool(game.locked),
             "status": game.status,
+            "version": game.version,
+            "night": night_title(game.night) if game.night else None,
+            "seat_link": bool(game.seat_link),
             "urls": addresses(),
+            "static": static_files(),
             "hidden": page_hidden(played),
+            "again": _again(game),
         },
         words={
             "keep": _("Keep this game on this phone"),

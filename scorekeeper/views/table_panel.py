@@ -22,10 +22,10 @@ from flask_login import login_required
 from scorekeeper.errors import Refusal
 from scorekeeper.errors import as_refusal
 from scorekeeper.games import entry_form
+from scorekeeper.games import page_context
 from scorekeeper.games import table as table_rules
 from scorekeeper.games import table_form
 from scorekeeper.games.i18n import _
-from scorekeeper.games.i18n import number
 from scorekeeper.games.table_form import typed_for
 from scorekeeper.i18n import digits_of
 from scorekeeper.i18n import locale_code
@@ -146,12 +146,6 @@ def read_change(form, kind: str) -> dict:
     return table_form.read_change(form, kind, digits_of(locale_code()))
 
 
-def _chips(names: list[str], named: list[str]) -> list[tuple[str, str]]:
-    """Chips of ``names``, with the names of the change being corrected (who may no longer
-    be seated, or be seated now) added in front."""
-    return [(name, name) for name in dict.fromkeys([*named, *names])]
-
-
 def _render(
     result: games.Played,
     kind: str,
@@ -162,50 +156,19 @@ def _render(
     """The panel: what the game allows, the figures each starting total gives now, the
     changes so far (each one correctable, the last one undoable); ``editing``: only that
     change's form, filled in as recorded (or as typed, after a refusal)."""
-    rules = result.rules
-    state = result.state
-    kinds = [k for k in table_rules.KINDS if k in rules.table_changes(result.game.options)]
-    if not kinds or (editing and editing["kind"] not in kinds):
-        abort(404)
-    seated = list(state.players or result.players)
-    named = [editing[key] for key in ("player", "by") if editing and editing.get(key)]
-    low_wins = rules.low_wins(result.game.options)
-    starts = {
-        how: table_rules.starting_total(how, state.totals, seated, low_wins)
-        for how in table_rules.STARTS
-    }
     active = [p.name for p in roster.roster(current_user) if not p.archived]
-    newcomers = [name for name in active if name not in seated]
-    takers = [name for name in newcomers if name not in state.left]
-    back = [name for name in state.left if name not in takers]
-    errors = entry_form.field_errors(refusal)
+    context = page_context.panel_context(
+        result.rules, result.game.options, result.state, result.players, active, kind, editing
+    )
+    if context is None:
+        abort(404)
     return game_page(
         result,
         "games/table_changes.html",
         refusal.status if refusal else 200,
-        kinds=kinds,
-        open_kind=kind if kind in kinds else "",
-        seated=[name for name in seated if name not in named],  # whom a joiner sits after
-        joiner_chips=_chips(takers, named)
-        + [
-            (
-                name,
-                _(
-                    "%(name)s (back on %(total)s)",
-                    name=name,
-                    total=number(state.totals.get(name, 0)),
-                ),
-            )
-            for name in back
-        ],
-        taker_chips=_chips(takers, named),
-        seated_chips=_chips(seated, named),
-        side_chips=[(side, side) for side in state.sides if side not in state.left],
-        starts=starts,
+        **context,
         refusal=refusal,
-        errors=errors,
+        errors=entry_form.field_errors(refusal),
         form=request.form if refusal else typed_for(editing, recorded) if editing else {},
         editing=editing,
-        describe=table_rules.describe,
-        open_hand=state.current is not None,
     )
