@@ -520,6 +520,9 @@ def make_ahead(game):
         now=_step(played.state),
         steps=found,
         corrections=corrections,
+        # The table's changes the steps were made with: after one made (or undone) on the
+        # phone, none of them is the game's page (the phone draws it: ``games.pages.page``).
+        changes=len(played.state.changes),
         # Whether more steps ahead could be made than were (STEPS_AHEAD reached): the phone
         # asks again when few are left; else the game ends (or fills in no form) before.
         more=more,
@@ -568,8 +571,20 @@ def play(game_id: int):
     played = games.played(game)
     setup = played.setup
     record = [_plain_entry(entry) for entry in games.entries_of(game, setup)]
+    players = roster.roster(current_user)
     response = jsonify(
-        urls={**urls(), "script": static_url("js/rules.js")} if available() else None,
+        urls={
+            **urls(),
+            "script": static_url("js/rules.js"),
+            # The Table panel's own styles, which the panel the phone draws takes on.
+            "panel_css": static_url("css/table.css"),
+            # Offline play's script and the runtime's files: asked for again once the app's
+            # worker takes over a page drawn before it (a first visit), so that it keeps them.
+            "play": url_for("offline_rules.play_script"),
+            "files": [url_for("offline_rules.runtime", filename=name) for name in RUNTIME],
+        }
+        if available()
+        else None,
         digits=digits_of(locale_code()),
         version=game.version,
         # What the phone's steps ahead must hold to play on offline (play_offline.js asks
@@ -589,13 +604,13 @@ def play(game_id: int):
             "language": locale_code(),
             # The roster's names, which a newcomer typed on the phone is matched to
             # (``portable.change``: "eve" is Eve), and whether the game takes a change.
-            "roster": [player.name for player in roster.roster(current_user)],
+            "roster": [player.name for player in players],
             "locked": bool(game.locked),
             "status": game.status,
         },
         # The account's active players, who may join or take a seat over on the Table
         # panel the phone draws (``games.pages.panel``).
-        roster=[player.name for player in roster.roster(current_user) if not player.archived],
+        roster=[player.name for player in players if not player.archived],
         # What the phone's pages (``games.pages``) read of the stored game beside its
         # record: its id, options, state, version and night, the addresses and static files
         # its templates name, the hidden fields of the page's forms.
@@ -619,6 +634,10 @@ def play(game_id: int):
             "checked": _("Checked on this phone, sent when the link returns."),
             "server_won": _(
                 "The server's answer differs from this phone's: the server's is shown."
+            ),
+            "needs_link": _(
+                "Correcting an earlier change needs the connection; the last one can be "
+                "undone here."
             ),
         },
     )

@@ -256,7 +256,10 @@ window.Outbox = (function () {
   // again later.
   function outcome(response, html) {
     const page = html.includes("data-game-page");
-    const warned = page && html.includes("flash-warning");
+    // A change of the table the server would not take in order (the game moved on): its
+    // panel again, with the warning.
+    const panel = response.url && /\/table\/changes$/.test(new URL(response.url).pathname);
+    const warned = (page || panel) && html.includes("flash-warning");
     const status = response.status;
     const refused = warned || (status >= 400 && status < 500 && ![408, 409, 425, 429].includes(status));
     return { page, warned, refused };
@@ -321,6 +324,16 @@ window.Outbox = (function () {
     show();
     wait = 1000;
     flush();
+  }
+
+  // Take back the last save waiting for ``page`` when ``test`` takes its address (a change of
+  // the table undone on the phone before it was ever sent). True when one was taken back.
+  async function cancel(page, test) {
+    const last = (await read()).filter((each) => each.page === page && !each.refused).pop();
+    if (!last || !test(last.url)) return false;
+    await drop(last.key).then(read);
+    show();
+    return true;
   }
 
   // Send what waits, in order; stop at the first that gets no answer (and try again later).
@@ -396,7 +409,7 @@ window.Outbox = (function () {
   }).catch(() => {});
 
   return {
-    keep, flush, entries: () => read(),
+    keep, flush, cancel, entries: () => read(),
     get count() { return waiting().length; },
   };
 })();

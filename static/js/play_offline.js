@@ -10,6 +10,10 @@ const match = location.pathname.match(/^\/games\/(\d+)$/);
 const gameId = match && match[1];
 const STORE = `sk-keep-${gameId}`;
 const WRITES = /\/games\/\d+\/hands(?:\/(\d+))?(\/undo)?$/;
+// The table's changes: one recorded from the panel, the last one undone (the panel's undo,
+// the sheet's; a change made on this phone and not sent yet has no number: "None").
+const CHANGES = /\/games\/\d+\/(?:table\/changes(?:\/([^/]+)\/remove)?|changes\/([^/]+)\/undo)$/;
+const PANEL = `/games/${gameId}/table/changes`;
 let data = null; // {urls, request, words, digits}: what the endpoint gave, kept on the phone
 let ready = null; // the rules, started
 
@@ -120,7 +124,7 @@ async function fetchAhead() {
     steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
     parts[step] = partsOf(page);
   }
-  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), steps, parts, corrections: found.corrections || {} }));
+  localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), changes: found.changes, steps, parts, corrections: found.corrections || {} }));
   localStorage.setItem(SEEN, String(found.version));
   const box = document.querySelector(".keep-offline");
   if (box) box.dataset.ahead = "";
@@ -174,9 +178,12 @@ const frameOf = (element) => {
 // added where the page made ahead has it, drawn again where its frame differs (the card's
 // heading once the game is over), taken away where that page has none. No step made ahead:
 // the page's parts stand.
-function placeParts(state) {
+function aheadParts(state) {
   const ahead = aheadKept();
-  const parts = ahead && ahead.parts && ahead.parts[stepKey(ahead, state)];
+  return (ahead && sameTable(ahead, state) && ahead.parts && ahead.parts[stepKey(ahead, state)]) || null;
+}
+
+function placeParts(parts) {
   if (!parts) return;
   const shownNow = [...document.querySelectorAll("#main [data-part]")].map((part) => part.dataset.part);
   for (const name of new Set([...shownNow, ...Object.keys(parts)])) {
@@ -220,10 +227,34 @@ function stepKey(ahead, state) {
 // draw it (its parts made ahead), with what the phone's rules worked out written in.
 function stepAhead(state) {
   const ahead = aheadKept();
-  return (ahead && ahead.steps[stepKey(ahead, state)]) || null;
+  if (!ahead || !sameTable(ahead, state)) return null;
+  return ahead.steps[stepKey(ahead, state)] || null;
 }
 
-function advance(state, html, detail = { offline: true }, standings = data.standings) {
+// The steps were made ahead for the table as it then was: after a change of the table made
+// on this phone (or undone here), none of them is the game's page.
+const sameTable = (ahead, state) => ahead.changes === undefined || ahead.changes === (state.changes || []).length;
+
+// The page at the step ``state`` is at: the one made ahead (at once), else drawn here by the
+// game's own templates (games/pages.py: after a change of the table, or a step not made
+// ahead); of it, its data-step parts and its marked parts (partsOf). Null when neither can be.
+async function pageFor(state) {
+  const ahead = aheadKept();
+  const made = stepAhead(state);
+  // Its own step made ahead (a game going on: a game-over page made ahead shows its forms'
+  // winners and final lines); else drawn here (a game over gets its own page: its winners,
+  // Gin's final lines), else any game-over page made ahead.
+  if (made && ahead.steps[stepOf(state)] && !state.finished) return { html: made, parts: aheadParts(state) };
+  const module = await ready;
+  const answer = module && data.urls && data.urls.sheet
+    ? await module.page(data.urls, { ...data.request, sheet: data.sheet }).catch(() => ({}))
+    : {};
+  if (!answer.page) return made ? { html: made, parts: aheadParts(state) } : null;
+  const page = new DOMParser().parseFromString(answer.page, "text/html");
+  return { html: [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join(""), parts: partsOf(page), drawn: true };
+}
+
+function advance(state, html, detail = { offline: true }, standings = data.standings, parts = aheadParts(state)) {
   const old = [...document.querySelectorAll("#main [data-step]")];
   if (html && old.length) {
     const parts = document.createRange().createContextualFragment(html);
@@ -239,7 +270,7 @@ function advance(state, html, detail = { offline: true }, standings = data.stand
   document.dispatchEvent(new CustomEvent("sk:page", { detail }));
   document.dispatchEvent(new CustomEvent("sk:offline", { detail: { state, hand: state.hands[state.hands.length - 1] } }));
   showTotals(state, standings);
-  placeParts(state);
+  placeParts(parts);
   drawStandings(standings);
   drawNotices(data.notices);
   // The winner line the phone's rules give (the page made ahead says its forms' winners).
@@ -357,6 +388,21 @@ function warmSheet(module, keep) {
 // The switch sits with the game's actions, under the entry, the sheet and the rules (a whole
 // line of its own), never in the entry's flow: the entry must still fit one screen. A save
 // made in place draws the page's main part again: the switch goes back to its place.
+// A first visit: the page was drawn before the app's worker took it over, so offline play's
+// files went past it (its script, the rules and their runtime, the game's record). Once the
+// worker takes the page over, each is asked for again (from the browser's own cache mostly),
+// and the worker keeps a copy: the page loaded again with no link plays on.
+function keptByTheWorker() {
+  const worker = navigator.serviceWorker;
+  if (!worker || worker.controller) return;
+  worker.addEventListener("controllerchange", () => {
+    const urls = data.urls || {};
+    const files = [urls.play];
+    if (kept()) files.push(...(urls.files || []), urls.script, urls.rules, urls.sheet, `/offline/play/${gameId}.json`);
+    files.filter(Boolean).forEach((url) => fetch(url, { credentials: "same-origin" }).catch(() => {}));
+  }, { once: true });
+}
+
 function place(box) {
   const actions = document.querySelector("[data-game-page]");
   if (!actions || box.parentNode === actions) return;
@@ -473,14 +519,15 @@ async function checkHere(form, submitter) {
   basedOn.value = String(data.version);
   data.version += 1; // each save moves the game's version on by one
   remember();
-  // A game with no step made ahead stays on this form, locked once kept (as a save kept
+  // The next step's page: made ahead, or drawn here. A game with neither (its rules' page
+  // not installed on the server) stays on this form, locked once kept (as a save kept
   // without the phone's rules), until the link returns.
-  const html = stepAhead(answer.state);
-  if (window.Outbox) await Outbox.keep(form, submitter, { offline: Boolean(html) });
+  const made = await pageFor(answer.state);
+  if (window.Outbox) await Outbox.keep(form, submitter, { offline: Boolean(made) });
   const corrected = box && box.contains(form) ? opened : null;
   const fromSheet = Boolean(corrected || form.closest(".undo-row"));
   if (corrected) box.close();
-  advance(answer.state, html);
+  advance(answer.state, made && made.html, { offline: true }, data.standings, made && made.parts);
   document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);
   const state = document.querySelector("[data-keep-state]");
   if (state) state.textContent = data.words.checked;
@@ -489,6 +536,108 @@ async function checkHere(form, submitter) {
   await sheetDrawn;
   if (answer.said) saidOfIt(answer.said, fromSheet);
   if (corrected) shownCorrected(corrected);
+}
+
+// A change of the table made offline, as the phone's rules take it (portable.change): the
+// panel's form (a field given more than once, such as the hand sizes, as a list), or the undo
+// of the last change; null for any other form.
+function changeRequest(form, submitter) {
+  const found = new URL(form.action, location.href).pathname.match(CHANGES);
+  if (!found) return null;
+  const fields = {};
+  for (const [name, value] of new FormData(form, submitter && submitter.name ? submitter : undefined)) {
+    if (typeof value !== "string") continue;
+    fields[name] = name in fields ? [].concat(fields[name], value) : value;
+  }
+  const removed = found[1] || found[2];
+  if (removed) return { ...data.request, action: "remove", id: removed };
+  return { ...data.request, action: "record", form: fields, before_hand: Number(fields.before_hand) || null };
+}
+
+// A change of the table (or its undo) with no link: checked by the phone's rules, refused
+// beside its field with what was typed, or kept by the outbox (the undo of a change still
+// waiting there takes it out instead: it was never sent); then the game page again at its
+// step, drawn here for the table as it now is, and what the server would say of it.
+async function checkChange(form, submitter) {
+  const module = await ready;
+  const asked = changeRequest(form, submitter);
+  const answer = await module.change(data.urls, asked);
+  if (answer.refused) { showRefusal(form, answer.refused); return; }
+  form.querySelectorAll("[data-offline-error]").forEach((note) => note.remove());
+  const fromSheet = Boolean(form.closest(".undo-row"));
+  const unsent = asked.action === "remove" && window.Outbox && await Outbox.cancel(location.pathname, (url) => new URL(url).pathname === PANEL);
+  if (asked.action === "remove" && !unsent && !/^\d+$/.test(asked.id)) return; // sent meanwhile: undone once the page is the server's again
+  Object.assign(data, { state: answer.state, leaders: answer.leaders, standings: answer.standings, notices: answer.notices, winner: answer.winner });
+  data.request.entries = answer.entries;
+  data.request.members = answer.members || data.request.members;
+  data.version += unsent ? -1 : 1;
+  remember();
+  if (!unsent && window.Outbox) await Outbox.keep(form, submitter, { offline: true });
+  closePanel();
+  const made = await pageFor(answer.state);
+  advance(answer.state, made && made.html, { offline: true }, data.standings, made && made.parts);
+  document.body.dataset.offlineChanges = String(Number(document.body.dataset.offlineChanges || 0) + 1);
+  await sheetDrawn;
+  if (answer.said) saidOfIt(answer.said, fromSheet);
+}
+
+// The table's panel with no link: drawn here by its own template (games/pages.py) for the
+// table as the phone has it, in the place of the game page's main part (kept aside, and put
+// back by "Back to the game", the phone's back button, or a change saved).
+let gamePage = null;
+
+async function openPanel(href) {
+  const module = await ready;
+  const answer = await module.panel(data.urls, { ...data.request, sheet: data.sheet, roster: data.roster || [] }).catch(() => ({}));
+  const main = document.getElementById("main");
+  if (!answer.page || !main || gamePage) return;
+  gamePage = document.createDocumentFragment();
+  gamePage.append(...main.childNodes);
+  main.innerHTML = answer.page;
+  freshKeys(main);
+  if (data.urls.panel_css && !document.querySelector(`link[href="${CSS.escape(data.urls.panel_css)}"]`)) {
+    document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: data.urls.panel_css }));
+  }
+  document.body.classList.add("table-panel");
+  history.pushState({ panel: href }, "");
+  window.scrollTo(0, 0);
+  document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true, panel: true } }));
+}
+
+function closePanel(popped = false) {
+  if (!gamePage) return;
+  const main = document.getElementById("main");
+  main.replaceChildren(gamePage);
+  gamePage = null;
+  document.body.classList.remove("table-panel");
+  if (!popped && history.state && history.state.panel) history.back();
+  document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true } }));
+}
+
+function panelLinks() {
+  document.addEventListener("click", (event) => {
+    if (navigator.onLine || !kept() || !running || event.button !== 0) return;
+    const link = event.target.closest("#main a[href]");
+    if (!link) return;
+    const path = new URL(link.href).pathname;
+    if (!gamePage && path === PANEL) {
+      event.preventDefault();
+      openPanel(link.href);
+    } else if (gamePage && path === location.pathname) {
+      event.preventDefault();
+      closePanel();
+    } else if (gamePage && path.startsWith(`${PANEL}/`)) {
+      event.preventDefault(); // correcting an earlier change is the server's: said, not lost
+      saidOfIt(data.words.needs_link, false);
+    }
+  }, true);
+  window.addEventListener("popstate", () => closePanel(true));
+  // The outbox drew the server's game page (the link came back): no panel stands any more.
+  document.addEventListener("sk:page", (event) => {
+    if (event.detail && event.detail.offline) return;
+    gamePage = null;
+    document.body.classList.remove("table-panel");
+  });
 }
 
 // The sheet's "tap a hand's number to correct it" with no link: the hand's correction form
@@ -581,6 +730,7 @@ function corrections() {
 // The forms a save offline is checked here for: those saved in place (the entry, "Change a
 // bid"), the undo under the sheet's last hand, and the correction form in the dialog.
 const offlineForm = (form) => "inplace" in form.dataset || Boolean(form.closest(".undo-row")) || Boolean(box && box.contains(form));
+const changeForm = (form) => CHANGES.test(new URL(form.action, location.href).pathname);
 
 // Online, the phone answers first: a save of the game page's form goes to the server as
 // ever (app.js: in place, its idempotency key), and meanwhile the phone's rules check it; if
@@ -693,7 +843,16 @@ function putBack() {
 function intercept() {
   document.addEventListener("submit", (event) => {
     const form = event.target;
-    if (event.defaultPrevented || !kept() || !ready || !data || !offlineForm(form)) return;
+    if (event.defaultPrevented || !kept() || !ready || !data) return;
+    if (changeForm(form)) {
+      // Online (and nothing waiting on this phone), the server's, as ever.
+      if (navigator.onLine && !(window.Outbox && Outbox.count > 0)) return;
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      checkChange(form, event.submitter).then(() => navigator.onLine && window.Outbox && Outbox.flush());
+      return;
+    }
+    if (!offlineForm(form)) return;
     const asked = request(form, event.submitter);
     if (!asked) return;
     typed = null;
@@ -714,6 +873,7 @@ function intercept() {
     checkHere(form, event.submitter).then(() => navigator.onLine && window.Outbox && Outbox.flush());
   }, true);
   corrections();
+  panelLinks();
   document.addEventListener("sk:unanswered", unanswered);
   document.addEventListener("change", noteTyped);
   document.addEventListener("input", noteTyped);
@@ -741,9 +901,12 @@ if (gameId) {
       if (!data) return;
       theSwitch();
       intercept();
+      keptByTheWorker();
       // The page again with no link (the worker's copy of the last page seen online): the
       // game as the phone has it since, at its step.
       if (!navigator.onLine) noteDrawn();
-      if (!navigator.onLine && kept() && data.state) advance(data.state, stepAhead(data.state));
+      if (!navigator.onLine && kept() && data.state) {
+        pageFor(data.state).then((made) => advance(data.state, made && made.html, { offline: true }, data.standings, made && made.parts));
+      }
     });
 }

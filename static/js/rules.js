@@ -12,6 +12,14 @@
 //   -> {sheet} or {refused: [...]}: the score sheet's card, drawn by the game's own templates
 //   (games/pages.py: Jinja, in the sheet's bundle, fetched beside the rules and unpacked
 //   when the sheet is first drawn)
+//   const answer = await rules.page(urls, {...sheet's});
+//   -> {page} or {refused: [...]}: the game page's main part at the record's step, drawn
+//   by the game's own templates (after a change of the table made on the phone)
+//   const answer = await rules.panel(urls, {...sheet's, roster});
+//   -> {page} or {refused: [...]}: the table's panel (its changes' forms), drawn likewise
+//   const answer = await rules.change(urls, {...save's, roster, action, form, before_hand});
+//   -> {entries, members, state, ...} or {refused: [...]}: a change of the table recorded
+//   ("record": the panel's form) or the last one undone ("remove"), as the server's
 let started = null;
 let runtime = null; // Pyodide, once started
 let sheetZip = null; // the sheet's bundle, fetched beside the rules
@@ -74,7 +82,17 @@ export async function fields(urls, request) {
   return JSON.parse(portable.fields_json(JSON.stringify(request), "/rules/languages"));
 }
 
-export async function sheet(urls, request) {
-  const pages = await drawer(urls);
-  return JSON.parse(pages.sheet_json(JSON.stringify(request), "/rules/languages", "/rules/templates"));
+export async function change(urls, request) {
+  const portable = await start(urls);
+  return JSON.parse(portable.change_json(JSON.stringify(request), "/rules/languages"));
 }
+
+// What the game's templates draw (games/pages.py's ``sheet_json``, ``page_json``, ``panel_json``).
+async function drawn(urls, request, kind) {
+  const pages = await drawer(urls);
+  return JSON.parse(pages[`${kind}_json`](JSON.stringify(request), "/rules/languages", "/rules/templates"));
+}
+
+export const sheet = (urls, request) => drawn(urls, request, "sheet");
+export const page = (urls, request) => drawn(urls, request, "page");
+export const panel = (urls, request) => drawn(urls, request, "panel");

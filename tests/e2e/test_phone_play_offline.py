@@ -445,6 +445,53 @@ def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(
     context.close()
 
 
+def test_a_first_visit_before_the_worker_then_loaded_again_offline(
+    browser, live_server, make_app, tmp_path
+):
+    """The game page drawn before the app's worker ever took it over (the worker and every
+    copy gone, the page loaded again: the worker comes back only after the page is drawn, and
+    offline play's script, rules and record went past it). Once the worker takes the page
+    over, the phone asks for them again and the worker keeps them: the page loaded again with
+    no link plays on."""
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, profile=tmp_path / "profile"
+    )
+    context = page.context
+    page.evaluate(
+        """async () => {
+          for (const registration of await navigator.serviceWorker.getRegistrations()) {
+            await registration.unregister();
+          }
+          for (const name of await caches.keys()) await caches.delete(name);
+        }"""
+    )
+    page.reload()
+    assert page.evaluate("() => navigator.serviceWorker.controller") is None
+    expect(page.locator(".keep-offline[data-ready]")).to_be_attached(timeout=120_000)
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60_000)
+    kept = """(paths) => Promise.all(paths.map((path) => caches.match(path, { ignoreVary: true })))
+      .then((found) => found.every(Boolean))"""
+    data = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    paths = [data["urls"]["play"], data["urls"]["rules"], *data["urls"]["files"]]
+    wait_until(page, f"() => ({kept})({json.dumps(paths)})", timeout=60_000)
+    wait_until(
+        page,
+        "() => caches.open('sk-pages').then((cache) => cache.keys()).then((k) => k.length > 0)",
+        timeout=60_000,
+    )
+    context.set_offline(True)
+    page.reload()
+    expect(page.locator(".keep-offline[data-ready]")).to_be_attached(timeout=120_000)
+    play_hand(page, 7)
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", "2")
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    back_online(page)
+    assert server_state(app, game) == phone["state"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    context.close()
+
+
 def test_an_undo_and_a_correction_offline_then_synced(browser, live_server, make_app):
     """Offline, on a 390x844 phone: 3 hands of a 4-player Oh Hell game (the hook on), the last
     one undone from the sheet (the entry back at hand 3's bids, its row gone, the undo now

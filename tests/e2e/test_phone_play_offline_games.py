@@ -303,3 +303,41 @@ def test_a_game_that_ends_offline_sooner_than_the_forms_made_ahead(browser, live
     assert again == shown
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     page.context.close()
+
+
+def test_gin_ended_offline_draws_its_own_final_lines(browser, live_server, make_app):
+    """Oklahoma Gin to 100 with its game, box and shutout bonuses: Ben goes gin against 90 of
+    deadwood in the first round, which ends the game (none of the forms made ahead does). The
+    phone draws the game-over page with the game's own templates: the final lines (the game
+    bonus, Ben's box, the shutout doubling his total) are this game's, equal to the server's
+    page once synced."""
+    options = {"target": 100, "game_bonus": 100, "box_bonus": 25, "shutout_double": True}
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, "oklahoma_gin", FOUR[:2], options
+    )
+    ahead = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-ahead-{game}'))")
+    assert "1:1:over" not in ahead["steps"]
+    page.context.set_offline(True)
+    form = page.locator("form[data-gin-form]")
+    chip(form, "upcard", "7")
+    chip(form, "result", "gin")
+    chip(form, "knocker", 1)
+    form.locator("#opponent_deadwood").fill("90")
+    form.locator("[data-save]").click()
+    expect(page.locator("#final-title")).to_be_visible()
+    lines = page.locator("#main .final-lines")
+    expect(lines).to_contain_text("Game bonus")
+    expect(lines).to_contain_text("Shutout")
+    phone = phone_state(page, game)
+    assert phone["finished"] and phone["winners"] == ["Ben"]
+    shown = lines.inner_text()
+    page.evaluate("() => window.scrollTo(0, 0)")
+    screenshot(page, "play-offline-gin-final-lines")
+
+    back_online(page)
+    assert server_state(app, game) == phone
+    page.reload()
+    expect(page.locator("#final-title")).to_be_visible()
+    assert page.locator("#main .final-lines").inner_text() == shown
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    page.context.close()

@@ -1,0 +1,140 @@
+"""The table changes with no network on a 390x844 phone (issue 24): a 5-player Oh Hell game
+kept on the phone, the network off from the first hand. The Table panel is drawn by the
+phone from its own template (``games/pages.py``), each change is checked by the server's rules
+running in the phone (a refusal beside its field, what was typed kept), and the next hand's
+page is drawn by the game's own templates for the table as it now is: a player sits out a
+hand, a newcomer joins after a named seat, points given then undone from the sheet (never
+sent: taken back from the outbox), a player leaves. Then the link returns: the outbox sends
+every hand and change in order, the server replays them, and its game is the phone's."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from tests.browser import screenshot
+from tests.e2e.test_phone_play_offline import back_online
+from tests.e2e.test_phone_play_offline import kept_on_the_phone
+from tests.e2e.test_phone_play_offline import play_hand
+from tests.e2e.test_phone_play_offline import server_state
+
+FIVE = ["Ann", "Ben", "Cy", "Dee", "Eve"]
+
+
+def numbered(state: dict) -> dict:
+    """A state with its changes' numbers left out (the server gives each change its number
+    when it gets it; the phone's have none till then)."""
+    return {**state, "changes": [{**change, "id": None} for change in state["changes"]]}
+
+
+def waiting(page) -> int:
+    return page.evaluate("() => Outbox.entries().then((kept) => kept.length)")
+
+
+def hand(page) -> list[str]:
+    """The next hand on the page: its bids form's players, in bidding order."""
+    bids = page.locator("form[data-bids-form]")
+    expect(bids).to_be_visible()
+    return bids.locator("li.row").evaluate_all("(rows) => rows.map((r) => r.dataset.player)")
+
+
+def play(page) -> None:
+    play_hand(page, int(page.locator("form[data-bids-form]").get_attribute("data-cards")))
+
+
+def panel(page, kind: str):
+    """The Table panel, drawn on the phone, with the form of ``kind`` open."""
+    page.locator("#now a.table-link").click()
+    expect(page.locator("#main h1")).to_have_text("Table")
+    card = page.locator(f"#change-{kind}")
+    card.locator("summary").click()
+    return card
+
+
+def choose(card, name: str, value: str) -> None:
+    card.locator(f'input[name="{name}"][value="{value}"]').locator("xpath=..").click()
+
+
+def test_table_changes_offline_then_synced(browser, live_server, make_app):
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, players=FIVE, options={"hook": True, "sequence": "down"}
+    )
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.context.set_offline(True)
+    assert hand(page) == ["Ben", "Cy", "Dee", "Eve", "Ann"]
+    play(page)
+    saves = 2
+
+    # Cy sits out hand 2: the phone's panel, then hand 2 drawn without Cy.
+    card = panel(page, "sit_out")
+    screenshot(page, "table-offline-panel")
+    choose(card, "player", "Cy")
+    card.locator("button[type=submit]").click()
+    saves += 1
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    assert "Cy" not in hand(page)
+    expect(page.locator(".flashes[data-offline-said]")).to_contain_text("Cy")
+    assert waiting(page) == saves
+    play(page)
+    saves += 2
+
+    # A join refused (Ben is seated) keeps what was typed; then Hal joins after Ann on zero.
+    card = panel(page, "join")
+    card.locator("input[name=new_player]").fill("Ben")
+    card.locator("button[type=submit]").click()
+    expect(card.locator("[data-offline-error]")).to_have_attribute(
+        "data-offline-error", "already_seated"
+    )
+    expect(card.locator("input[name=new_player]")).to_have_value("Ben")
+    assert waiting(page) == saves
+    card.locator("input[name=new_player]").fill("Hal")
+    card.locator("select[name=after]").select_option("Ann")
+    choose(card, "score", "zero")
+    card.locator("button[type=submit]").click()
+    saves += 1
+    expect(page.locator("#now h1")).to_contain_text("Hand 3")
+    order = hand(page)
+    assert "Hal" in order and "Cy" in order
+    assert order.index("Hal") == (order.index("Ann") + 1) % len(order)
+    screenshot(page, "table-offline-joined")
+    play(page)
+    saves += 2
+
+    # Points for Ben, then undone under the sheet: never sent, taken back from the outbox.
+    before = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    card = panel(page, "adjust")
+    choose(card, "player", "Ben")
+    card.locator("input[name=points]").fill("10")
+    card.locator("input[name=note]").fill("bonus")
+    card.locator("button[type=submit]").click()
+    expect(page.locator("#now h1")).to_contain_text("Hand 4")
+    assert waiting(page) == saves + 1
+    page.locator("#main tr.undo-row form button").click()
+    expect(page.locator(".flashes[data-offline-said]")).to_contain_text("undone")
+    assert waiting(page) == saves
+    after = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert after["state"]["totals"] == before["state"]["totals"]
+    assert after["version"] == before["version"]
+
+    # Dee leaves: hand 4 without Dee.
+    card = panel(page, "leave")
+    choose(card, "player", "Dee")
+    card.locator("button[type=submit]").click()
+    saves += 1
+    expect(page.locator("#now h1")).to_contain_text("Hand 4")
+    assert "Dee" not in hand(page)
+    play(page)
+    saves += 2
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert waiting(page) == saves
+    with app.app_context():
+        assert not db.session.get(Game, game).hands  # nothing reached the server yet
+
+    back_online(page)
+    expect(page.locator("#outbox")).to_have_count(0)
+    assert numbered(server_state(app, game)) == numbered(phone["state"])
+    with app.app_context():
+        assert db.session.get(Game, game).members == [*FIVE, "Hal"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    page.context.close()
