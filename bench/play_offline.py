@@ -16,7 +16,11 @@
   from the Save tap to the phone's answer drawn (the next step, the totals written) while the
   same save goes to the server, over another whole game (14 saves), each save's server answer
   awaited before the next tap; with the server's tap to answer beside it; on loopback, and
-  on a slow link (150 ms of latency emulated by Chromium).
+  on a slow link (150 ms of latency emulated by Chromium);
+- a change of the table offline: the Table panel drawn by the phone (its template, under
+  Pyodide), from the link's tap; and a change saved, from the tap to the next hand's page
+  drawn by the game's templates in the phone for the table as it now is (a sit-out, a join,
+  a leave, each after a hand).
 
 Run with ``.venv/bin/python bench/play_offline.py`` (Pyodide installed by ``make``)."""
 
@@ -116,6 +120,57 @@ def play_online(page) -> None:
             page.wait_for_function(f"() => window.benchServer.length === {saves}")
 
 
+#: Times a change's Save tap to the next hand's page drawn by the phone.
+WATCH_CHANGES = """() => {
+  window.benchChanges = [];
+  window.addEventListener("submit", () => { window.benchTapped = performance.now(); }, true);
+  new MutationObserver(() => window.benchChanges.push(performance.now() - window.benchTapped))
+    .observe(document.body, { attributes: true, attributeFilter: ["data-offline-changes"] });
+}"""
+#: The changes made, one after each hand: the panel's form and what is chosen or typed in it.
+CHANGES = (
+    ("sit_out", {"player": "Ben"}, {}),
+    ("join", {"score": "zero"}, {"new_player": "Hal"}),
+    ("leave", {"player": "Cy"}, {}),
+)
+
+
+def table_offline(context, game: int) -> None:
+    """Three changes of the table offline, each after a hand: the panel's drawing, from the
+    link's tap, and the change's save, from its tap to the next hand's page."""
+    page = context.new_page()
+    switch_on(page, game)
+    page.evaluate(WATCH_CHANGES)
+    context.set_offline(True)
+    page.locator(".keep-offline[data-sheet]").wait_for(state="attached")
+    panels = []
+    for number, (kind, chosen, typed) in enumerate(CHANGES, start=1):
+        play_hand(page, int(page.locator("form[data-bids-form]").get_attribute("data-cards")))
+        page.locator("form[data-bids-form]").wait_for()
+        started = time.perf_counter()
+        page.locator("#now a.table-link").click()
+        card = page.locator(f"#change-{kind}")
+        card.wait_for()
+        panels.append((time.perf_counter() - started) * 1000)
+        card.locator("summary").click()
+        for name, value in chosen.items():
+            card.locator(f'input[name="{name}"][value="{value}"]').locator("xpath=..").click()
+        for name, value in typed.items():
+            card.locator(f'input[name="{name}"]').fill(value)
+        card.locator("button[type=submit]").click()
+        page.wait_for_function(f"() => window.benchChanges.length === {number}")
+    changes = page.evaluate("() => window.benchChanges")
+    print(
+        f"{'offline Table panel, tap to drawn':36} median {statistics.median(panels):6.1f} ms, "
+        f"max {max(panels):6.1f} ms ({len(panels)} panels)"
+    )
+    print(
+        f"{'offline change, tap to next hand':36} median {statistics.median(changes):6.1f} ms, "
+        f"max {max(changes):6.1f} ms ({len(changes)} changes)"
+    )
+    context.set_offline(False)
+
+
 def main() -> None:
     folder = tempfile.mkdtemp(prefix="scorekeeper-play-offline-bench-")
     app = create_app(
@@ -131,7 +186,7 @@ def main() -> None:
     make_account(app)
     with app.app_context():
         account = db.session.scalar(db.select(Account))
-        ids = [games.create_game(account, "oh_hell", SEVEN, OPTIONS).game.id for _ in range(4)]
+        ids = [games.create_game(account, "oh_hell", SEVEN, OPTIONS).game.id for _ in range(5)]
     print(f"load average {os.getloadavg()[0]:.2f} at the start")
     with serving(app) as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=LAUNCH_ARGS)
@@ -211,6 +266,7 @@ def main() -> None:
                 f"{'  server answer, tap to page':36} median {statistics.median(server):6.1f} ms, "
                 f"max {server[-1]:6.1f} ms"
             )
+        table_offline(context, ids[4])
         browser.close()
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
