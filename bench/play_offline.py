@@ -19,8 +19,8 @@
   on a slow link (150 ms of latency emulated by Chromium);
 - a change of the table offline: the Table panel drawn by the phone (its template, under
   Pyodide), from the link's tap; and a change saved, from the tap to the next hand's page
-  drawn by the game's templates in the phone for the table as it now is (a sit-out, a join,
-  a leave, each after a hand).
+  drawn by the game's templates in the phone for the table as it now is (a sit-out, a leave,
+  a join, each after a hand).
 
 Run with ``.venv/bin/python bench/play_offline.py`` (Pyodide installed by ``make``)."""
 
@@ -130,8 +130,8 @@ WATCH_CHANGES = """() => {
 #: The changes made, one after each hand: the panel's form and what is chosen or typed in it.
 CHANGES = (
     ("sit_out", {"player": "Ben"}, {}),
-    ("join", {"score": "zero"}, {"new_player": "Hal"}),
     ("leave", {"player": "Cy"}, {}),
+    ("join", {"score": "zero"}, {"new_player": "Hal"}),  # seven at most: after the leave
 )
 
 
