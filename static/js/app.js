@@ -114,26 +114,41 @@ function inplaceForms() {
     post(form, submitter);
   }
 
+  // One save at a time, in the order they were made: a second save tapped while the first
+  // is still on its way (the phone's rules drew the next step at once) goes once the first is
+  // answered, so the server never gets them the other way round.
+  let before = Promise.resolve();
+
   function post(form, submitter) {
     const button = submitter || form.querySelector("[data-save]");
     const body = encoded(new FormData(form, submitter && submitter.name ? submitter : undefined));
     form.querySelectorAll(".save-failed").forEach((note) => note.remove());
     const restore = busyButton(button);
+    before = before.then(() => sent(form, submitter, body, restore));
+  }
+
+  function sent(form, submitter, body, restore) {
     const started = performance.now();
     // The game's version this page shows: the answer then holds only the sheet's lines from
     // the hand saved on, and the lines before it are taken from this page (mergedSheet).
     const shown = main.querySelector("[data-game-page][data-version]");
     const headers = shown ? { "X-Fragment": "1", "X-Sheet-Rows": shown.dataset.version } : { "X-Fragment": "1" };
-    fetch(form.action, { method: "POST", body, headers, credentials: "same-origin", signal: patience() })
+    return fetch(form.action, { method: "POST", body, headers, credentials: "same-origin", signal: patience() })
       .then((response) => response.text().then((html) => ({ response, html })))
       .then(({ response, html }) => {
         if (!html.includes("data-game-page") && !response.ok) throw new Error(String(response.status));
+        // Accepted, while the phone's rules already drew a later save's step (play_offline.js):
+        // that step stays; the later save's answer draws the server's page.
+        if (response.ok && window.SkLocal && SkLocal.drawnAfter(form)) {
+          document.dispatchEvent(new CustomEvent("sk:page", { detail: { held: true, form } }));
+          return;
+        }
         const merged = mergedSheet(main, html);
         if (!merged) return wholePage(form.action);
         main.replaceChildren(merged);
         main.classList.add("just-saved");
         setTimeout(() => main.classList.remove("just-saved"), 4500);
-        document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started, from: response.headers.get("x-version-from") } }));
+        document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started, from: response.headers.get("x-version-from"), form } }));
         // Before the next paint (so nothing jumps), bring what changed into view: a refusal
         // (beside its field), what the server said of the save ("Bids of hand 3 changed"),
         // or the hand now. Reading the layout here, not above, lets the update land first.

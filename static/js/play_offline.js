@@ -738,16 +738,25 @@ const changeForm = (form) => CHANGES.test(new URL(form.action, location.href).pa
 // the network. The server's answer then replaces the page's main part (the server wins); if
 // its game is not the phone's (it refused the save, or its totals differ), the page says so.
 // A refusal by the phone's rules draws nothing: the server's answer shows its own messages.
-let answers = 0; // the server's answers drawn in place, counted
+const answered = new WeakSet(); // the forms whose save the server answered
 let pending = []; // the phone's answers the server has not answered yet, in order
 let checked = null; // the last phone's answer the server answered, to compare with its game
 let running = null; // the rules, once started (answered at once, no waiting on a promise)
 
-async function answerFirst(form, asked, seen) {
+// Whether the phone drew its answer to a save made after ``form``'s (app.js then keeps that
+// step on the page when ``form``'s answer lands).
+window.SkLocal = {
+  drawnAfter(form) {
+    const at = pending.findIndex((each) => each.form === form);
+    return at >= 0 && at < pending.length - 1;
+  },
+};
+
+async function answerFirst(form, asked) {
   const before = { entries: data.request.entries, state: data.state, version: data.version, standings: data.standings, notices: data.notices };
   const answer = await running.save(data.urls, asked);
   // Refused here, or the server answered first (a fast link): the server's page stands.
-  if (answer.refused || answers !== seen || !form.isConnected) return;
+  if (answer.refused || answered.has(form) || !form.isConnected) return;
   data.request.entries = answer.entries;
   data.state = answer.state;
   data.standings = answer.standings;
@@ -766,9 +775,12 @@ async function answerFirst(form, asked, seen) {
 // The server did not answer (no link, an error): the form the save came from back in its
 // place, with what was entered (app.js then says it was not saved, or the outbox keeps it).
 function unanswered(event) {
-  const found = pending.find((each) => each.form === event.detail.form);
-  if (!found) return;
-  pending = pending.filter((each) => each !== found);
+  const at = pending.findIndex((each) => each.form === event.detail.form);
+  if (at < 0) return;
+  // The saves answered here after it were made on its answer: they go with it (each is
+  // kept by the outbox, or says it was not saved, as its own request fails).
+  const found = pending[at];
+  pending = pending.slice(0, at);
   const now = [...document.querySelectorAll("#main [data-step]")];
   if (now.length && found.old.length) {
     now[0].before(...found.old);
@@ -864,8 +876,7 @@ function intercept() {
       // The phone answers first, the server's save goes on (app.js), with the saves kept on
       // this phone first if any (then the outbox's answer is the page's, as today).
       // The phone's answer right after: the server's request is on its way first.
-      const seen = answers;
-      if (running && !(window.Outbox && Outbox.count)) setTimeout(() => answerFirst(form, asked, seen));
+      if (running && !(window.Outbox && Outbox.count)) setTimeout(() => answerFirst(form, asked));
       return;
     }
     event.preventDefault();
@@ -881,12 +892,15 @@ function intercept() {
   // server's answer to a save the phone answered first is set beside the phone's answer.
   document.addEventListener("sk:page", (event) => {
     if (event.detail && event.detail.offline) return; // drawn by the phone
-    answers += 1;
-    if (event.detail && event.detail.from) ownSave(event.detail.from);
-    putBack();
+    if (event.detail && event.detail.form) answered.add(event.detail.form);
+    // A save answered while the phone's answer to a later one is on the page (app.js): that
+    // page stays, and so does the phone's record, till the later save's answer.
+    const held = Boolean(event.detail && event.detail.held);
+    if (!held && event.detail && event.detail.from) ownSave(event.detail.from);
+    if (!held) putBack();
     const mine = pending.shift();
     if (mine) checked = mine.state;
-    if (!navigator.onLine || !kept()) return;
+    if (held || !navigator.onLine || !kept()) return;
     const compared = checked && !pending.length ? checked : null;
     if (compared) checked = null;
     refresh().then(() => compared && running && compare(compared)).catch(() => {});

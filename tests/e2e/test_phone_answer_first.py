@@ -120,3 +120,39 @@ def test_a_save_the_server_fails_puts_the_form_back(browser, live_server, make_a
     assert server_state(app, game)["hands"] == []
     assert not errors, errors
     page.context.close()
+
+
+def test_two_saves_in_flight_the_later_step_stays(browser, live_server, make_app):
+    """The tricks saved on the phone's step while the bids' save is still on its way: the
+    phone draws hand 2 at once; the tricks' save goes only once the bids' is answered (never
+    the other way round), and that answer does not draw hand 1's tricks over hand 2; the
+    tricks' answer then draws the server's hand 2, the phone's totals."""
+    app, game, page, errors = kept_on_the_phone(browser, live_server, make_app)
+    held, order = bids_saved_held(page, game)
+    tricks = page.locator("form[data-tricks-form]")
+    for name in order:
+        tap(tricks, name, 0)
+    tap(tricks, order[0], 7)
+    tricks.locator("[data-save]").click()
+    expect(page.locator("body")).to_have_attribute("data-local-first", "2")
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    first = shown_totals(page)
+    assert len(held) == 1  # the tricks wait for the bids' answer
+    held[0].fulfill(response=held[0].fetch())
+    # The bids' answer landed (the tricks' save then went): hand 2 stays on the page.
+    for _ in range(200):
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 2
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    expect(page.locator("form[data-tricks-form]")).to_have_count(0)
+    assert shown_totals(page) == first
+    held[1].fulfill(response=held[1].fetch())
+    expect(page.locator("body")).to_have_attribute("data-server-compared", "1")
+    server = server_state(app, game)
+    assert {name: str(total) for name, total in server["totals"].items()} == first
+    assert shown_totals(page) == first
+    expect(page.locator("[data-server-won]")).to_have_count(0)
+    assert not errors, errors
+    page.context.close()
