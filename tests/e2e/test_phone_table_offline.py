@@ -138,3 +138,45 @@ def test_table_changes_offline_then_synced(browser, live_server, make_app):
         assert db.session.get(Game, game).members == [*FIVE, "Hal"]
     assert not [error for error in errors if "ERR_INTERNET" not in error], errors
     page.context.close()
+
+
+def test_seat_handed_over_and_hands_dropped_offline_then_the_game_ended(
+    browser, live_server, make_app
+):
+    """Offline on the phone's panel: Eve hands her seat to Zoe (a new name: her total and
+    place go with the seat), hand 2 is dropped from the hands still to play (hand 2 is then
+    dealt 8 cards, not 9), and after hand 2 the table ends the game (the game-over page drawn
+    by the phone, "Final standings"); synced, the server's game is the phone's."""
+    app, game, page, errors = kept_on_the_phone(
+        browser, live_server, make_app, players=FIVE, options={"hook": True, "sequence": "down"}
+    )
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.context.set_offline(True)
+    play(page)
+    card = panel(page, "substitute")
+    choose(card, "player", "Eve")
+    card.locator("input[name=new_by]").fill("Zoe")
+    card.locator("button[type=submit]").click()
+    order = hand(page)
+    assert "Zoe" in order and "Eve" not in order
+    card = panel(page, "schedule")
+    card.locator('input[name=drop][value="0"]').check()
+    card.locator("button.primary").click()
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    assert page.locator("form[data-bids-form]").get_attribute("data-cards") == "8"
+    play(page)
+    card = panel(page, "schedule")
+    card.locator("button.end-now").click()
+    expect(page.locator("#final-title")).to_be_visible()
+    expect(page.locator("#totals-title")).to_contain_text("Final standings")
+    expect(page.locator("form[data-bids-form]")).to_have_count(0)
+    phone = page.evaluate(f"() => JSON.parse(localStorage.getItem('sk-keep-{game}'))")
+    assert phone["state"]["finished"]
+    assert waiting(page) == 7  # two hands (4 saves) and three changes
+
+    back_online(page)
+    assert numbered(server_state(app, game)) == numbered(phone["state"])
+    with app.app_context():
+        assert db.session.get(Game, game).members == [*FIVE, "Zoe"]
+    assert not [error for error in errors if "ERR_INTERNET" not in error], errors
+    page.context.close()
