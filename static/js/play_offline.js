@@ -601,6 +601,12 @@ async function openPanel(href) {
   document.body.classList.add("table-panel");
   history.pushState({ panel: href }, "");
   window.scrollTo(0, 0);
+  // As a page loaded: a screen reader starts at its heading.
+  const heading = main.querySelector("h1");
+  if (heading) {
+    heading.tabIndex = -1;
+    heading.focus({ preventScroll: true });
+  }
   document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true, panel: true } }));
 }
 
@@ -610,6 +616,9 @@ function closePanel(popped = false) {
   main.replaceChildren(gamePage);
   gamePage = null;
   document.body.classList.remove("table-panel");
+  // Back where the panel was opened from.
+  const link = main.querySelector("#now a.table-link, a.table-link");
+  if (link) link.focus({ preventScroll: true });
   if (!popped && history.state && history.state.panel) history.back();
   document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true } }));
 }

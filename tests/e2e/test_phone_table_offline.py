@@ -153,6 +153,18 @@ def test_seat_handed_over_and_hands_dropped_offline_then_the_game_ended(
     page.on("dialog", lambda dialog: dialog.accept())
     page.context.set_offline(True)
     play(page)
+    # The panel as a page: its heading focused; "Back to the game" and the phone's back
+    # button each put the game back as it was, the Table link focused.
+    page.locator("#now a.table-link").click()
+    expect(page.locator("#main h1")).to_have_text("Table")
+    assert page.evaluate("() => document.activeElement.tagName") == "H1"
+    page.locator("#main a.button.wide", has_text="Back to the game").click()
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    assert page.evaluate("() => document.activeElement.classList.contains('table-link')")
+    panel(page, "leave")
+    page.go_back()
+    expect(page.locator("#now h1")).to_contain_text("Hand 2")
+    assert page.url.endswith(f"/games/{game}")
     card = panel(page, "substitute")
     choose(card, "player", "Eve")
     card.locator("input[name=new_by]").fill("Zoe")
