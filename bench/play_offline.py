@@ -5,7 +5,8 @@
   after), and the steps ahead (``ahead.json``: the server renders the page at every step
   still to come);
 - the sheet's drawing made ready (its bundle unpacked, Jinja imported, the game's templates
-  compiled: done when the phone is idle once the rules are), from the same tap;
+  compiled: done when the phone is idle once the link drops), and how long the page's own
+  thread was blocked meanwhile (its long tasks: the rules run in a worker of their own);
 - an offline save, tap to totals: from the Save tap (its submit event) to the save checked by
   the phone's rules, kept by the outbox, the next step's form in place and the totals written,
   over a whole 7-player Oh Hell game of 7 hands played offline (14 saves); and tap to sheet:
@@ -68,6 +69,19 @@ WATCH = """() => {
     performance.now() - window.benchTaps[window.benchSheets.length]))
     .observe(document.body, { attributes: true, attributeFilter: ["data-offline-sheets"] });
 }"""
+
+
+#: The page's long tasks (over 50 ms each: the page's thread blocked), summed since the
+#: last ``long_tasks``.
+LONG_TASKS = """() => {
+  window.benchLong = [];
+  new PerformanceObserver((found) => found.getEntries()
+    .forEach((task) => window.benchLong.push(task.duration))).observe({ type: "longtask" });
+}"""
+
+
+def long_tasks(page) -> float:
+    return page.evaluate("() => window.benchLong.splice(0).reduce((sum, ms) => sum + ms, 0)")
 
 
 def switch_on(page, game: int) -> float:
@@ -209,12 +223,15 @@ def main() -> None:
         with app.app_context():
             version = db.session.get(Game, ids[1]).version
         page.evaluate(WATCH)
+        page.evaluate(LONG_TASKS)
         context.set_offline(True)
         started = time.perf_counter()  # the sheet's drawing is made ready once the link drops
         page.locator(".keep-offline[data-sheet]").wait_for(state="attached")
         warmed = (time.perf_counter() - started) * 1000
         print(f"{'the sheet ready, after the link drops':36} {warmed:7.0f} ms")
+        print(f"{'  the page thread blocked meanwhile':36} {long_tasks(page):7.0f} ms")
         play_offline(page)
+        print(f"{'  the page thread blocked, 14 saves':36} {long_tasks(page):7.0f} ms")
         taps = sorted(page.evaluate("() => window.benchTimes"))
         print(
             f"{'offline save, tap to totals':36} median {statistics.median(taps):6.1f} ms, "

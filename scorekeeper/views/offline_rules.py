@@ -576,6 +576,7 @@ def play(game_id: int):
         urls={
             **urls(),
             "script": static_url("js/rules.js"),
+            "worker": static_url("js/rules_worker.js"),
             # The Table panel's own styles, which the panel the phone draws takes on.
             "panel_css": static_url("css/table.css"),
             # Offline play's script and the runtime's files: asked for again once the app's

@@ -573,8 +573,9 @@ async function checkChange(form, submitter) {
   data.version += unsent ? -1 : 1;
   remember();
   if (!unsent && window.Outbox) await Outbox.keep(form, submitter, { offline: true });
-  closePanel();
+  // The next step drawn first, then the game back with it at once (never the step before).
   const made = await pageFor(answer.state);
+  closePanel();
   advance(answer.state, made && made.html, { offline: true }, data.standings, made && made.parts);
   document.body.dataset.offlineChanges = String(Number(document.body.dataset.offlineChanges || 0) + 1);
   await sheetDrawn;

@@ -1,6 +1,7 @@
 // The game's rules on this phone: the same Python as the server's (scorekeeper/games), run by
-// Pyodide, both served by the app (views/offline_rules.py). Loaded only when a phone keeps a
-// game for offline play, never with a page.
+// Pyodide, both served by the app (views/offline_rules.py), in a worker of their own
+// (rules_worker.js: off the page's thread). Loaded only when a phone keeps a game for offline
+// play, never with a page.
 //   const rules = await import("/static/js/rules.js");
 //   const answer = await rules.play(urls, {game, players, options, entries, language});
 //   -> {state} or {refused: [{code, message, field, hand}]}
@@ -20,79 +21,42 @@
 //   const answer = await rules.change(urls, {...save's, roster, action, form, before_hand});
 //   -> {entries, members, state, ...} or {refused: [...]}: a change of the table recorded
 //   ("record": the panel's form) or the last one undone ("remove"), as the server's
-let started = null;
-let runtime = null; // Pyodide, once started
-let sheetZip = null; // the sheet's bundle, fetched beside the rules
-let drawing = null; // the sheet's drawing (games.pages), once unpacked and imported
+let worker = null;
+let asked = 0;
+const waiting = new Map(); // the calls sent to the worker, by number, till they are answered
 
-const fetched = (url) => fetch(url).then((response) => {
-  if (!response.ok) throw new Error(response.statusText);
-  return response.arrayBuffer();
-});
-
-export function start(urls) {
-  if (!started) {
-    started = (async () => {
-      if (urls.sheet && !sheetZip) {
-        sheetZip = fetched(urls.sheet);
-        sheetZip.catch(() => { sheetZip = null; });
-      }
-      const { loadPyodide } = await import(urls.runtime);
-      const indexURL = new URL(".", new URL(urls.runtime, location.href)).href;
-      const pyodide = await loadPyodide({ indexURL, fullStdLib: false });
-      const zip = await fetched(urls.rules);
-      pyodide.unpackArchive(zip, "zip", { extractDir: "/rules" });
-      pyodide.pyimport("sys").path.insert(0, "/rules");
-      runtime = pyodide;
-      return pyodide.pyimport("scorekeeper.games.portable");
-    })();
-    started.catch(() => { started = null; });
+function ask(call, urls, request = null) {
+  if (!worker) {
+    const url = urls.worker || new URL("rules_worker.js", import.meta.url).href;
+    worker = new Worker(url, { type: "module" });
+    worker.addEventListener("message", (event) => {
+      const { id, answer, error } = event.data;
+      const call = waiting.get(id);
+      waiting.delete(id);
+      if (!call) return;
+      if (error === undefined) call.resolve(JSON.parse(answer));
+      else call.reject(new Error(error));
+    });
+    worker.addEventListener("error", () => {
+      // The worker could not start (its script, the runtime): every call fails, the next one
+      // starts a new worker.
+      worker = null;
+      for (const call of waiting.values()) call.reject(new Error("the rules' worker failed"));
+      waiting.clear();
+    });
   }
-  return started;
+  return new Promise((resolve, reject) => {
+    asked += 1;
+    waiting.set(asked, { resolve, reject });
+    worker.postMessage({ id: asked, call, urls, request });
+  });
 }
 
-// The sheet's drawing: its bundle (Jinja, MarkupSafe, the templates) unpacked beside the
-// rules, its module imported (the first sheet drawn then compiles the game's templates).
-export function drawer(urls) {
-  if (!drawing) {
-    drawing = (async () => {
-      await start(urls);
-      const zip = await (sheetZip || (sheetZip = fetched(urls.sheet)));
-      runtime.unpackArchive(zip, "zip", { extractDir: "/rules" });
-      runtime.pyimport("importlib").invalidate_caches();
-      return runtime.pyimport("scorekeeper.games.pages");
-    })();
-    drawing.catch(() => { drawing = null; sheetZip = null; });
-  }
-  return drawing;
-}
-
-export async function play(urls, request) {
-  const portable = await start(urls);
-  return JSON.parse(portable.play_json(JSON.stringify(request), "/rules/languages"));
-}
-
-export async function save(urls, request) {
-  const portable = await start(urls);
-  return JSON.parse(portable.save_json(JSON.stringify(request), "/rules/languages"));
-}
-
-export async function fields(urls, request) {
-  const portable = await start(urls);
-  return JSON.parse(portable.fields_json(JSON.stringify(request), "/rules/languages"));
-}
-
-export async function change(urls, request) {
-  const portable = await start(urls);
-  return JSON.parse(portable.change_json(JSON.stringify(request), "/rules/languages"));
-}
-
-// What the game's templates draw (games/pages.py's ``sheet_json``, ``page_json``, ``panel_json``).
-async function drawn(urls, request, kind) {
-  const pages = await drawer(urls);
-  return JSON.parse(pages[`${kind}_json`](JSON.stringify(request), "/rules/languages", "/rules/templates"));
-}
-
-export const sheet = (urls, request) => drawn(urls, request, "sheet");
-export const page = (urls, request) => drawn(urls, request, "page");
-export const panel = (urls, request) => drawn(urls, request, "panel");
+export const start = (urls) => ask("start", urls);
+export const play = (urls, request) => ask("play", urls, request);
+export const save = (urls, request) => ask("save", urls, request);
+export const fields = (urls, request) => ask("fields", urls, request);
+export const change = (urls, request) => ask("change", urls, request);
+export const sheet = (urls, request) => ask("sheet", urls, request);
+export const page = (urls, request) => ask("page", urls, request);
+export const panel = (urls, request) => ask("panel", urls, request);

@@ -40,7 +40,10 @@ def hand(page) -> list[str]:
 
 
 def play(page) -> None:
+    """The hand on the page played (play_hand), till the phone checked both its saves."""
+    checked = int(page.locator("body").get_attribute("data-offline-checked") or 0)
     play_hand(page, int(page.locator("form[data-bids-form]").get_attribute("data-cards")))
+    expect(page.locator("body")).to_have_attribute("data-offline-checked", str(checked + 2))
 
 
 def panel(page, kind: str):
