@@ -37,11 +37,11 @@ function ask(call, urls, request = null) {
       if (error === undefined) call.resolve(JSON.parse(answer));
       else call.reject(new Error(error));
     });
-    worker.addEventListener("error", () => {
+    worker.addEventListener("error", (event) => {
       // The worker could not start (its script, the runtime): every call fails, the next one
       // starts a new worker.
       worker = null;
-      for (const call of waiting.values()) call.reject(new Error("the rules' worker failed"));
+      for (const call of waiting.values()) call.reject(event.error || event);
       waiting.clear();
     });
   }
