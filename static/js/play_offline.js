@@ -479,10 +479,14 @@ function showRefusal(form, refused) {
   for (const each of refused) {
     const name = each.field && each.field.includes(".") ? each.field.split(".").pop() : null;
     const row = name && form.querySelector(`li.row[data-player="${CSS.escape(name)}"], fieldset[data-player="${CSS.escape(name)}"]`);
+    // A field of the form (the Table panel's: who, the points): at the end of its box, where
+    // the server's page shows it.
+    const field = !name && each.field && (form.querySelector(`[name="${CSS.escape(each.field)}"]`) || form.querySelector(`[name="new_${CSS.escape(each.field)}"]`));
+    const box = field && field.closest("fieldset, .field");
     const note = Object.assign(document.createElement("p"), { className: "error", textContent: each.message });
     note.setAttribute("role", "alert");
     note.dataset.offlineError = each.code;
-    if (row) row.append(note); else form.prepend(note);
+    if (row) row.append(note); else if (box) box.append(note); else form.prepend(note);
   }
   const first = form.querySelector("[data-offline-error]");
   if (first) first.scrollIntoView({ block: "center" });
@@ -586,6 +590,7 @@ async function checkChange(form, submitter) {
 // table as the phone has it, in the place of the game page's main part (kept aside, and put
 // back by "Back to the game", the phone's back button, or a change saved).
 let gamePage = null;
+let gameTitle = null; // the game page's title, while the panel has its own
 
 async function openPanel(href) {
   const module = await ready;
@@ -600,6 +605,9 @@ async function openPanel(href) {
     document.head.append(Object.assign(document.createElement("link"), { rel: "stylesheet", href: data.urls.panel_css }));
   }
   document.body.classList.add("table-panel");
+  gameTitle = document.title;
+  const named = main.querySelector("h1");
+  if (named) document.title = `${named.textContent.trim()} · ${gameTitle}`; // as the panel's page is named
   history.pushState({ panel: href }, "");
   window.scrollTo(0, 0);
   // As a page loaded: a screen reader starts at its heading.
@@ -617,6 +625,7 @@ function closePanel(popped = false) {
   main.replaceChildren(gamePage);
   gamePage = null;
   document.body.classList.remove("table-panel");
+  if (gameTitle) document.title = gameTitle;
   // Back where the panel was opened from.
   const link = main.querySelector("#now a.table-link, a.table-link");
   if (link) link.focus({ preventScroll: true });
@@ -645,6 +654,7 @@ function panelLinks() {
   // The outbox drew the server's game page (the link came back): no panel stands any more.
   document.addEventListener("sk:page", (event) => {
     if (event.detail && event.detail.offline) return;
+    if (gamePage && gameTitle) document.title = gameTitle;
     gamePage = null;
     document.body.classList.remove("table-panel");
   });

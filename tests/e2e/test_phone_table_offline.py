@@ -86,9 +86,9 @@ def test_table_changes_offline_then_synced(browser, live_server, make_app):
     card = panel(page, "join")
     card.locator("input[name=new_player]").fill("Ben")
     card.locator("button[type=submit]").click()
-    expect(card.locator("[data-offline-error]")).to_have_attribute(
-        "data-offline-error", "already_seated"
-    )
+    # Beside its field, as the server's page shows it (at the end of the field's box).
+    refused = card.locator("fieldset:has(input[name=new_player]) [data-offline-error]")
+    expect(refused).to_have_attribute("data-offline-error", "already_seated")
     expect(card.locator("input[name=new_player]")).to_have_value("Ben")
     assert waiting(page) == saves
     card.locator("input[name=new_player]").fill("Hal")
@@ -158,12 +158,15 @@ def test_seat_handed_over_and_hands_dropped_offline_then_the_game_ended(
     play(page)
     # The panel as a page: its heading focused; "Back to the game" and the phone's back
     # button each put the game back as it was, the Table link focused.
+    title = page.title()
     page.locator("#now a.table-link").click()
     expect(page.locator("#main h1")).to_have_text("Table")
     assert page.evaluate("() => document.activeElement.tagName") == "H1"
+    assert page.title() == f"Table · {title}"  # as the server's panel page is named
     page.locator("#main a.button.wide", has_text="Back to the game").click()
     expect(page.locator("#now h1")).to_contain_text("Hand 2")
     assert page.evaluate("() => document.activeElement.classList.contains('table-link')")
+    assert page.title() == title
     panel(page, "leave")
     page.go_back()
     expect(page.locator("#now h1")).to_contain_text("Hand 2")
