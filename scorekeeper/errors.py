@@ -77,17 +77,9 @@ class Refusal(Exception):
     def from_rule(cls, error: RuleError, rules: GameRules | None = None) -> Refusal:
         """The rules' refusal (every problem they found), each message naming the hand (or
         round) it concerns (in the words of ``rules``, the game's)."""
-        problems = []
-        for each in error.errors:
-            message = str(each.message)
-            if (
-                each.hand is not None
-                and rules is not None
-                and not getattr(each, "names_hand", False)
-            ):
-                message = rules.phrase("problem", number=each.hand, problem=message)
-            problems.append(Problem(each.code, message, each.field))
-        return cls.of(problems)
+        return cls.of(
+            [Problem(each.code, each.said_by(rules), each.field) for each in error.errors]
+        )
 
 
 class NotFound(Refusal):

@@ -45,6 +45,15 @@ class RuleError(Exception):
     def errors(self) -> list[RuleError]:
         return [self]
 
+    def said_by(self, rules: Any) -> str:
+        """The message as a player reads it: naming the hand (or round) it concerns, in the
+        words of ``rules`` (the game's ``"problem"`` phrase), unless it names it itself or
+        concerns no hand (or no ``rules`` are given)."""
+        message = str(self.message)
+        if self.hand is None or rules is None or self.names_hand:
+            return message
+        return str(rules.phrase("problem", number=self.hand, problem=message))
+
     def for_hand(self, number: int) -> RuleError:
         """Return this error tagged with a hand number (kept if already set)."""
         for error in self.errors:

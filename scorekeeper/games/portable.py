@@ -445,8 +445,7 @@ def _played(rules: Any, setup: Setup, entries: Sequence[Any]) -> Any:
         return rules.play(setup, entries)
     except RuleError as error:
         for each in error.errors:
-            if each.hand is not None and not getattr(each, "names_hand", False):
-                each.message = rules.phrase("problem", number=each.hand, problem=str(each.message))
+            each.message = each.said_by(rules)
         raise
 
 

@@ -647,9 +647,7 @@ def _game(
     try:
         state = game_rules.play(setup, record)
     except RuleError as error:
-        problem = str(error.message)
-        if error.hand and not getattr(error, "names_hand", False):
-            problem = game_rules.phrase("problem", number=error.hand, problem=problem)
+        problem = error.said_by(game_rules)
         raise Damaged(
             f"{where}.hands[{(error.hand or 1) - 1}]",
             _(
