@@ -120,14 +120,19 @@ async function fetchAhead() {
   const steps = {};
   const parts = {};
   for (const [step, html] of Object.entries(found.steps)) {
-    const page = new DOMParser().parseFromString(html, "text/html");
-    steps[step] = [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join("");
-    parts[step] = partsOf(page);
+    ({ html: steps[step], parts: parts[step] } = stepParts(html));
   }
   localStorage.setItem(AHEAD, JSON.stringify({ version: found.version, more: Boolean(found.more), changes: found.changes, steps, parts, corrections: found.corrections || {} }));
   localStorage.setItem(SEEN, String(found.version));
   const box = document.querySelector(".keep-offline");
   if (box) box.dataset.ahead = "";
+}
+
+// Of a step's page (the server's, or drawn here): its data-step parts, as one text, and its
+// marked parts (partsOf).
+function stepParts(html) {
+  const page = new DOMParser().parseFromString(html, "text/html");
+  return { html: [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join(""), parts: partsOf(page) };
 }
 
 // Of a step's page, the parts outside its data-step parts that the phone fills in from its
@@ -250,9 +255,11 @@ async function pageFor(state) {
     ? await module.page(data.urls, { ...data.request, sheet: data.sheet }).catch(() => ({}))
     : {};
   if (!answer.page) return made ? { html: made, parts: aheadParts(state) } : null;
-  const page = new DOMParser().parseFromString(answer.page, "text/html");
-  return { html: [...page.querySelectorAll("[data-step]")].map((part) => part.outerHTML).join(""), parts: partsOf(page), drawn: true };
+  return stepParts(answer.page);
 }
+
+// The game at ``state``, its page the one ``pageFor`` found (null: the page's parts stand).
+const advanceTo = (state, made) => advance(state, made && made.html, { offline: true }, data.standings, made && made.parts);
 
 function advance(state, html, detail = { offline: true }, standings = data.standings, parts = aheadParts(state)) {
   const old = [...document.querySelectorAll("#main [data-step]")];
@@ -385,9 +392,6 @@ function warmSheet(module, keep) {
   else warm();
 }
 
-// The switch sits with the game's actions, under the entry, the sheet and the rules (a whole
-// line of its own), never in the entry's flow: the entry must still fit one screen. A save
-// made in place draws the page's main part again: the switch goes back to its place.
 // A first visit: the page was drawn before the app's worker took it over, so offline play's
 // files went past it (its script, the rules and their runtime, the game's record). Once the
 // worker takes the page over, each is asked for again (from the browser's own cache mostly),
@@ -403,6 +407,9 @@ function keptByTheWorker() {
   }, { once: true });
 }
 
+// The switch sits with the game's actions, under the entry, the sheet and the rules (a whole
+// line of its own), never in the entry's flow: the entry must still fit one screen. A save
+// made in place draws the page's main part again: the switch goes back to its place.
 function place(box) {
   const actions = document.querySelector("[data-game-page]");
   if (!actions || box.parentNode === actions) return;
@@ -531,7 +538,7 @@ async function checkHere(form, submitter) {
   const corrected = box && box.contains(form) ? opened : null;
   const fromSheet = Boolean(corrected || form.closest(".undo-row"));
   if (corrected) box.close();
-  advance(answer.state, made && made.html, { offline: true }, data.standings, made && made.parts);
+  advanceTo(answer.state, made);
   document.body.dataset.offlineChecked = String(Number(document.body.dataset.offlineChecked || 0) + 1);
   const state = document.querySelector("[data-keep-state]");
   if (state) state.textContent = data.words.checked;
@@ -580,7 +587,7 @@ async function checkChange(form, submitter) {
   // The next step drawn first, then the game back with it at once (never the step before).
   const made = await pageFor(answer.state);
   closePanel();
-  advance(answer.state, made && made.html, { offline: true }, data.standings, made && made.parts);
+  advanceTo(answer.state, made);
   document.body.dataset.offlineChanges = String(Number(document.body.dataset.offlineChanges || 0) + 1);
   await sheetDrawn;
   if (answer.said) saidOfIt(answer.said, fromSheet);
@@ -606,12 +613,11 @@ async function openPanel(href) {
   }
   document.body.classList.add("table-panel");
   gameTitle = document.title;
-  const named = main.querySelector("h1");
-  if (named) document.title = `${named.textContent.trim()} · ${gameTitle}`; // as the panel's page is named
+  const heading = main.querySelector("h1");
+  if (heading) document.title = `${heading.textContent.trim()} · ${gameTitle}`; // as the panel's page is named
   history.pushState({ panel: href }, "");
   window.scrollTo(0, 0);
   // As a page loaded: a screen reader starts at its heading.
-  const heading = main.querySelector("h1");
   if (heading) {
     heading.tabIndex = -1;
     heading.focus({ preventScroll: true });
@@ -619,15 +625,20 @@ async function openPanel(href) {
   document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true, panel: true } }));
 }
 
+// No panel stands any more: the game page's title and look again.
+function panelGone() {
+  gamePage = null;
+  document.body.classList.remove("table-panel");
+  document.title = gameTitle;
+}
+
 function closePanel(popped = false) {
   if (!gamePage) return;
   const main = document.getElementById("main");
   main.replaceChildren(gamePage);
-  gamePage = null;
-  document.body.classList.remove("table-panel");
-  if (gameTitle) document.title = gameTitle;
+  panelGone();
   // Back where the panel was opened from.
-  const link = main.querySelector("#now a.table-link, a.table-link");
+  const link = main.querySelector("a.table-link");
   if (link) link.focus({ preventScroll: true });
   if (!popped && history.state && history.state.panel) history.back();
   document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true } }));
@@ -653,10 +664,7 @@ function panelLinks() {
   window.addEventListener("popstate", () => closePanel(true));
   // The outbox drew the server's game page (the link came back): no panel stands any more.
   document.addEventListener("sk:page", (event) => {
-    if (event.detail && event.detail.offline) return;
-    if (gamePage && gameTitle) document.title = gameTitle;
-    gamePage = null;
-    document.body.classList.remove("table-panel");
+    if (!(event.detail && event.detail.offline) && gamePage) panelGone();
   });
 }
 
@@ -940,7 +948,7 @@ if (gameId) {
       // game as the phone has it since, at its step.
       if (!navigator.onLine) noteDrawn();
       if (!navigator.onLine && kept() && data.state) {
-        pageFor(data.state).then((made) => advance(data.state, made && made.html, { offline: true }, data.standings, made && made.parts));
+        pageFor(data.state).then((made) => advanceTo(data.state, made));
       }
     });
 }
