@@ -11,6 +11,7 @@ import pytest
 
 from scorekeeper import create_app
 from scorekeeper.admission import Admission
+from scorekeeper.admission import Slots
 from scorekeeper.admission import idle
 from scorekeeper.admission import turn
 
@@ -63,6 +64,45 @@ def test_at_most_the_limit_run_at_once_and_every_request_is_answered():
     assert inner.most == 2
     # Every slot was given back: the limit's number can run again at once.
     assert app.slots.acquire(blocking=False) and app.slots.acquire(blocking=False)
+
+
+def queued(slots: Slots, count: int) -> None:
+    """Wait until ``count`` threads wait for a slot."""
+    for _ in range(500):
+        if len(slots._waiting) == count:
+            return
+        time.sleep(0.002)
+    raise AssertionError(f"{len(slots._waiting)} threads wait, not {count}")
+
+
+def test_slots_go_first_come_first_served_and_a_newcomer_never_overtakes():
+    slots = Slots(1)
+    slots.acquire()
+    order: list[str] = []
+
+    def waiter(name: str) -> None:
+        slots.acquire()
+        order.append(name)
+        slots.release()
+
+    threads = []
+    for number, name in enumerate(["first", "second", "third"], start=1):
+        threads.append(threading.Thread(target=waiter, args=(name,)))
+        threads[-1].start()
+        queued(slots, number)
+    # The holder gives its slot back and at once asks again, as a new request would: a plain
+    # semaphore lets it take the slot back before the first waiter wakes.
+    slots.release()
+    slots.acquire()
+    order.append("newcomer")
+    slots.release()
+    for thread in threads:
+        thread.join(2)
+    assert order == ["first", "second", "third", "newcomer"]
+    assert slots.acquire(blocking=False) and not slots.acquire(blocking=False)
+    slots.release()
+    with pytest.raises(ValueError):
+        slots.release()
 
 
 def test_an_event_stream_is_let_through_while_every_slot_is_taken():
