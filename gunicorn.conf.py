@@ -40,16 +40,8 @@ _proxy_fix = bool(_settings["PROXY_FIX"])
 _postgres = settings.database_uri(_settings.get("DATABASE_URL"), _instance).startswith("postgresql")
 
 
-def _cores() -> int:
-    """The cores this process may run on (a container's or taskset's share, not the host's)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not Linux
-        return os.cpu_count() or 1
-
-
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("WEB_CONCURRENCY") or max(2, _cores()))
+workers = int(os.environ.get("WEB_CONCURRENCY") or max(2, settings.cores()))
 threads = int(os.environ.get("GUNICORN_THREADS") or 100)
 worker_class = "gthread"
 # Of a worker's threads, this many run a request at once; the others wait their turn (event

@@ -8,7 +8,9 @@ would run it:
   size compressed and uncompressed, and the child's peak memory (RSS);
 - ``POST /api/v1/restore`` of that compressed file into a new, empty account: the time to
   the answer (202 for a large backup, restored in the background) and to the restore's end
-  (its status asked every 0.5 s, as a page would), the worker's CPU and the child's peak memory.
+  (its status asked every 0.5 s, as a page would), the worker's CPU and the child's peak memory,
+  and those of the processes that checked the games (``RESTORE_PROCESSES``: by default one per
+  core; ``RESTORE_PROCESSES=1`` checks them in the worker, as before).
 
 SQLite in a temporary folder by default; ``DATABASE_URL=postgresql://...`` for PostgreSQL.
 
@@ -64,6 +66,7 @@ def make_app(uri: str):
             "SQLALCHEMY_DATABASE_URI": uri,
             "WTF_CSRF_ENABLED": False,
             "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000",
+            "RESTORE_PROCESSES": int(os.environ.get("RESTORE_PROCESSES") or 0) or None,
         }
     )
 
@@ -156,9 +159,19 @@ def child_restore(uri: str, path: str) -> dict:
     else:
         assert response.status_code == 201, response.text[:500]
     seconds = time.perf_counter() - started
+    # The processes that checked the games (services/backup/checking.py) are children of
+    # multiprocessing's fork server: once it ends, their CPU and memory are counted here.
+    import multiprocessing.forkserver as forkserver
+
+    stop = getattr(forkserver._forkserver, "_stop", None)
+    if stop is not None:
+        stop()
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {
         "seconds": seconds,
         "answered_seconds": answered,
+        "checkers_cpu_seconds": children.ru_utime + children.ru_stime,
+        "checkers_peak_rss_mib": children.ru_maxrss / 1024,
         "cpu_seconds": time.process_time() - cpu,
         "restored": response.get_json()["restored"],
         "rss_before_mib": before,
@@ -277,6 +290,10 @@ def main() -> None:
     print(
         f"        worker peak RSS {restored['peak_rss_mib']:.0f} MiB "
         f"({restored['rss_before_mib']:.0f} MiB before the request)"
+    )
+    print(
+        f"        the processes checking the games: {restored['checkers_cpu_seconds']:.2f} s "
+        f"of CPU, the largest's peak RSS {restored['checkers_peak_rss_mib']:.0f} MiB"
     )
     print(f"        restored {restored['restored']}; every row count equals the original")
     verdict = "within" if restored["answered_seconds"] < WORKER_TIMEOUT else "PAST"

@@ -23,6 +23,7 @@ ENVIRONMENT_SETTINGS = {
     "PYODIDE_DIR": str,
     "ACTIVE_REQUESTS": int,
     "EVENTS_MAX_STREAMS": int,
+    "RESTORE_PROCESSES": int,
 }
 
 
@@ -56,6 +57,9 @@ class Defaults:
     #: it ends at once and the browser comes back later. gunicorn.conf.py sets it a little
     #: under the worker's threads, since each stream holds one (views/events.py).
     EVENTS_MAX_STREAMS = None
+    #: The processes that check a large restore's games (``services/backup/checking.py``;
+    #: None: one per core this process may use, 1: in the worker itself).
+    RESTORE_PROCESSES = None
     # Login attempts per username (or, from a known device, per device): this many in this
     # many minutes, then the username waits (a known device does not wait for strangers).
     LOGIN_MAX_FAILURES = 5
@@ -95,6 +99,14 @@ class Defaults:
     ]
     MAX_CONTENT_LENGTH = 2 * 1024 * 1024  # any request but a restore
     RESTORE_MAX_CONTENT_LENGTH = 16 * 1024 * 1024  # a whole account's backup
+
+
+def cores() -> int:
+    """The cores this process may run on (a container's or taskset's share, not the host's)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
 
 
 def env_overrides(environ: os._Environ | dict) -> dict:

@@ -31,13 +31,14 @@ from tests.test_backup import history_document  # noqa: F401 - a fixture
 from tests.test_backup import table_counts
 
 
-def outcome(app, account_id: int, body: bytes, streamed: bool):
-    """What a restore of ``body`` answers: the counts, or the refusal's code, words, place."""
+def outcome(app, account_id: int, body: bytes, streamed: bool, processes: int = 1):
+    """What a restore of ``body`` answers: the counts, or the refusal's code, words, place
+    (the streamed restore's games checked in ``processes`` processes)."""
     with app.test_request_context():
         account = db.session.get(Account, account_id)
         try:
             if streamed:
-                return backup.restore_file(account, body)
+                return backup.restore_file(account, body, processes=processes)
             return backup.restore_account(account, backup.read_document(body))
         except Refusal as refusal:
             db.session.rollback()
@@ -56,10 +57,19 @@ def small_pieces(monkeypatch):
     monkeypatch.setattr(stream, "PIECE", 7)
 
 
+@pytest.fixture(params=[1, 2], ids=["checked-here", "checked-in-2-processes"])
+def processes(request, monkeypatch):
+    """How many processes check the games; with two, batches of 3 games (the 12 games of the
+    history go to both, several batches each)."""
+    if request.param > 1:
+        monkeypatch.setattr(stream, "BATCH", 3)
+    return request.param
+
+
 NUMBERS = itertools.count(1)
 
 
-def same_answer(app, body: bytes):
+def same_answer(app, body: bytes, processes: int = 1):
     """The streamed restore's answer to ``body``, once shown to be the whole restore's (each
     into an empty account of its own)."""
     number = next(NUMBERS)
@@ -67,15 +77,15 @@ def same_answer(app, body: bytes):
     streamed_account = make_account(app, f"new-club-{number}")
     before = table_counts(app)
     whole = outcome(app, whole_account.id, body, streamed=False)
-    streamed = outcome(app, streamed_account.id, body, streamed=True)
+    streamed = outcome(app, streamed_account.id, body, streamed=True, processes=processes)
     assert streamed == whole
     if isinstance(whole, tuple):
         assert table_counts(app) == before
     return streamed
 
 
-def same_refusal(app, body: bytes) -> tuple:
-    refused = same_answer(app, body)
+def same_refusal(app, body: bytes, processes: int = 1) -> tuple:
+    refused = same_answer(app, body, processes)
     assert isinstance(refused, tuple) and refused[0] == "restore_refused", refused
     return refused
 
@@ -83,10 +93,10 @@ def same_refusal(app, body: bytes) -> tuple:
 @pytest.mark.parametrize("packed", [False, True], ids=["plain", "gzip"])
 @pytest.mark.parametrize(("how", "message"), DAMAGES, ids=[d[0] for d in DAMAGES])
 def test_each_damage_is_refused_as_the_whole_document_restore_refuses_it(
-    app, document, small_pieces, how, message, packed
+    app, document, small_pieces, how, message, packed, processes
 ):
     body = json.dumps(damage(document, how)).encode()
-    refused = same_refusal(app, gzip.compress(body, mtime=0) if packed else body)
+    refused = same_refusal(app, gzip.compress(body, mtime=0) if packed else body, processes)
     assert message in refused[1]
 
 
@@ -126,14 +136,15 @@ def test_a_foreign_or_broken_file_is_answered_as_before(app, small_pieces, body)
     same_answer(app, body)
 
 
-def test_a_file_problem_after_a_damaged_game_is_told_first(app, document, small_pieces):
+def test_a_file_problem_after_a_damaged_game_is_told_first(app, document, small_pieces, processes):
     """The whole-document restore read the whole file before checking any game: a broken
     file is told as such even when a game before the break is damaged too."""
     broken = damage(document, "tricks do not add up")
     text = json.dumps(broken)[:-3]  # cut short: no longer JSON
-    assert same_refusal(app, text.encode())[1].startswith("This file is not a Scorekeeper")
+    refused = same_refusal(app, text.encode(), processes)
+    assert refused[1].startswith("This file is not a Scorekeeper")
     broken["games"][-1]["note"] = "\x00"
-    refused = same_refusal(app, json.dumps(broken).encode())
+    refused = same_refusal(app, json.dumps(broken).encode(), processes)
     assert "holds a NUL character" in refused[1]
 
 
@@ -147,10 +158,10 @@ def test_the_head_after_the_games_restores_the_whole_document(app, document, sma
     assert comparable(export(app, target.id)) == comparable(document)
 
 
-def test_a_streamed_restore_loses_nothing(app, document, small_pieces):
+def test_a_streamed_restore_loses_nothing(app, document, small_pieces, processes):
     target = make_account(app, "new-club")
     body = gzip.compress(json.dumps(document, ensure_ascii=False).encode(), mtime=0)
-    restored = outcome(app, target.id, body, streamed=True)
+    restored = outcome(app, target.id, body, streamed=True, processes=processes)
     assert restored == {
         "players": 5,
         "nights": 3,
@@ -161,7 +172,10 @@ def test_a_streamed_restore_loses_nothing(app, document, small_pieces):
     assert comparable(export(app, target.id)) == comparable(document)
 
 
-def test_a_refusal_near_the_end_of_a_long_backup_changes_nothing(app, document, monkeypatch):
+@pytest.mark.parametrize("processes", [1, 2])
+def test_a_refusal_near_the_end_of_a_long_backup_changes_nothing(
+    app, document, monkeypatch, processes
+):
     """The games are checked a batch at a time and kept aside: the last one refused, nothing
     was written; undamaged, every batch is written in the one transaction."""
     original = document
@@ -180,16 +194,16 @@ def test_a_refusal_near_the_end_of_a_long_backup_changes_nothing(app, document, 
     monkeypatch.setattr(
         restore_writer.Writer,
         "games",
-        lambda self, batch: written.append(len(batch)) or real(self, batch),
+        lambda self, batch, keys=None: written.append(len(batch)) or real(self, batch, keys),
     )
-    refused = same_refusal(app, gzip.compress(json.dumps(document).encode(), mtime=0))
+    refused = same_refusal(app, gzip.compress(json.dumps(document).encode(), mtime=0), processes)
     assert "the hands are not numbered 1, 2, 3" in refused[1]
     assert refused[2] == "games[47].hands[1].number"
     assert written == []  # 45 games checked and kept aside, none written
     # And the same file, undamaged, restores whole, a batch at a time.
     games[-1]["hands"][1]["number"] = 2
     target = make_account(app, "other-club")
-    restored = outcome(app, target.id, json.dumps(document).encode(), streamed=True)
+    restored = outcome(app, target.id, json.dumps(document).encode(), True, processes)
     assert restored["games"] == 48
     assert written == [5] * 9 + [3]
     assert counts(app, target.id)[2] == 48
@@ -217,3 +231,41 @@ def test_a_constraint_broken_between_batches_is_a_refusal_that_changes_nothing(
     assert refused[0] == "restore_refused" and "received other data" in refused[1]
     assert calls["n"] == 2
     assert table_counts(app) == before
+
+
+def test_games_checked_in_other_processes_are_refused_in_the_readers_language(
+    app, document, monkeypatch
+):
+    """A checking process words nothing: the game it did not pass is checked again in the
+    restore's own process, in the reader's language (Bengali here), with the same words and
+    place as the restore that checks every game itself."""
+    from flask_babel import force_locale
+
+    from scorekeeper.services.backup import checking
+
+    sent = []
+    real_submit = checking.ProcessPoolExecutor.submit
+
+    def submit(self, *args, **kwargs):
+        sent.append(args[1])  # the batch's first game
+        return real_submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(checking.ProcessPoolExecutor, "submit", submit)
+    monkeypatch.setattr(stream, "BATCH", 3)
+    damaged = damage(document, "tricks do not add up")
+    damaged["games"] = damaged["games"][1:] + damaged["games"][:1]  # the damaged game last
+    body = json.dumps(damaged).encode()
+    answers = []
+    for processes in (1, 2):
+        target = make_account(app, f"bn-club-{processes}")
+        with app.test_request_context(), force_locale("bn"):
+            account = db.session.get(Account, target.id)
+            with pytest.raises(Refusal) as refused:
+                backup.restore_file(account, body, processes=processes)
+            db.session.rollback()
+        answers.append((refused.value.message, refused.value.field))
+    assert sent == [0, 3, 6, 9]  # every batch went to the checking processes
+    assert answers[0] == answers[1]
+    message, field = answers[1]
+    assert field == "games[11].hands[0]"
+    assert message.startswith("এই ব্যাকআপটি নষ্ট: ") and "(ওহ হেল), দান ১:" in message

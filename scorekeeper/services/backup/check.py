@@ -446,7 +446,9 @@ def plan_game(found: Plan, index: int, item: object, document: Mapping[str, Any]
         raise Damaged(f"games[{index}].id", _SAME_ID["games"](game.id))
     found.game_ids.add(game.id)
     # The seats kept are the document's own list (read by now), not the model's copy.
-    return _game(found, index, game, item["players"], item.get("joined", []))
+    planned = _game(found, index, game, item["players"], item.get("joined", []))
+    planned["id"] = game.id
+    return planned
 
 
 def _players(found: Plan, items: list) -> None:

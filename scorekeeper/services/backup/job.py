@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from flask import current_app
 from flask_babel import force_locale
 
+from scorekeeper import config as settings
 from scorekeeper.errors import NotFound
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
@@ -148,7 +149,8 @@ def _run(app, job_id, account_id, raw, unpacked_limit, whole, locale) -> None:
                 else:
                     _update(job_id, games_read=games)
 
-            counts = restore_file(account, raw, unpacked_limit, whole, progress)
+            processes = app.config.get("RESTORE_PROCESSES") or settings.cores()
+            counts = restore_file(account, raw, unpacked_limit, whole, progress, processes)
         except Refusal as refusal:
             db.session.rollback()
             problem = {"code": refusal.code, "message": str(refusal.message)}

@@ -124,8 +124,9 @@ class Writer:
         self.best: dict[tuple, int] = {}
         self.game_count = self.hand_count = 0
 
-    def games(self, games: list[dict]) -> None:
-        """Insert a batch of checked games (``check.plan_game``'s rows)."""
+    def games(self, games: list[dict], keys: list[str] | None = None) -> None:
+        """Insert a batch of checked games (``check.plan_game``'s rows); ``keys``: the names
+        of their hand results' key numbers (by default the plan's)."""
         if not games:
             return
         player_ids, night_ids, sums, best = self.player_ids, self.night_ids, self.sums, self.best
@@ -179,7 +180,8 @@ class Writer:
         bulk.insert(Seat.__table__, seats)
         bulk.insert(HandEntry.__table__, hands, as_text=("input",))
         bulk.insert(TableChange.__table__, changes)
-        _insert_results(_result_rows(game_ids, games, list(self.plan.keys)))
+        keys = list(self.plan.keys) if keys is None else keys
+        _insert_results(_result_rows(game_ids, games, keys))
         self.game_count += len(games)
         self.hand_count += len(hands)
 

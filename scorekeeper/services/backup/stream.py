@@ -38,6 +38,8 @@ from scorekeeper.services.backup import check
 from scorekeeper.services.backup.check import GZIP_MAGIC
 from scorekeeper.services.backup.check import Damaged
 from scorekeeper.services.backup.check import refuse
+from scorekeeper.services.backup.checking import Checker
+from scorekeeper.services.backup.checking import verified
 from scorekeeper.services.backup.restore import Writer
 from scorekeeper.services.backup.restore import all_or_nothing
 from scorekeeper.services.backup.restore import damaged
@@ -205,6 +207,7 @@ def restore_file(
     unpacked_limit: int = check.MAX_UNPACKED,
     whole: Callable[[object], object] = lambda document: document,
     progress: Callable[[int | None], None] = lambda games: None,
+    processes: int = 1,
 ) -> dict[str, int]:
     """Restore an uploaded backup file (plain or gzip-compressed) into an empty account, a
     batch of games at a time; how many players, nights, games and hands (and rule sets).
@@ -212,10 +215,11 @@ def restore_file(
     Refused (``restore_refused``, nothing changed) as ``restore_account`` refuses. A document
     that cannot be read in order is restored whole, ``whole`` applied to it first (the API
     refuses a body that is no object). ``progress`` is told how many games were checked, a
-    batch at a time, then None when the writing starts (a background restore shows it)."""
+    batch at a time, then None when the writing starts (a background restore shows it).
+    ``processes``: how many processes check the games (``checking.Checker``)."""
     try:
         with all_or_nothing():
-            counts = _streamed(account, _Text(_pieces(raw, unpacked_limit)), progress)
+            counts = _streamed(account, _Text(_pieces(raw, unpacked_limit)), progress, processes)
             ratings.rebuild(account.id)
             return counts
     except _Whole:
@@ -244,7 +248,7 @@ class _Found:
 
 
 def _streamed(
-    account: Account, text: _Text, progress: Callable[[int | None], None]
+    account: Account, text: _Text, progress: Callable[[int | None], None], processes: int
 ) -> dict[str, int]:
     if text.peek() != "{":
         raise _Whole
@@ -263,7 +267,7 @@ def _streamed(
             if "games" in head or text.peek() != "[" or any(k not in head for k in HEAD):
                 raise _Whole
             found.check_text({key: 0}, key_text)
-            counts = _games(account, head, text, found, progress)
+            counts = _games(account, head, text, found, progress, processes)
             head["games"] = []
         else:
             if "games" in head:
@@ -289,9 +293,11 @@ def _games(
     text: _Text,
     found: _Found,
     progress: Callable[[int | None], None],
+    processes: int,
 ) -> dict[str, int] | None:
-    """Read the list of games, checking them one at a time and keeping their rows a batch at
-    a time in a spool (a temporary file); once every game is checked, write them all. The
+    """Read the list of games, checking them a batch at a time (in ``processes`` processes:
+    ``checking.Checker``) and keeping their rows a batch at a time in a spool (a temporary
+    file); once every game is checked, write them all. The
     counts written (None once a problem is found: the rest is only read, nothing written).
 
     Nothing is written while the file is read, so on SQLite the database's one write lock is
@@ -314,38 +320,38 @@ def _games(
         except Refusal as refusal:
             found.content = refusal
     text.take("[")
-    with tempfile.TemporaryFile() as spool:
+    with tempfile.TemporaryFile() as spool, Checker(plan, processes) as checker:
         batches = 0
-        batch: list[dict] = []
         index = 0
+
+        def take(every: bool) -> None:
+            nonlocal batches
+            for start, texts, outcome in checker.outcomes(every):
+                rows = verified(found, plan, start, texts, outcome)
+                if rows is not None:
+                    spool.write(rows)
+                    batches += 1
+
         if text.peek() == "]":
             text.at += 1
         else:
             while True:
-                item, item_text = text.value()
-                # A game is an item of a list at depth 2: the list stands for it here.
-                found.check_text([item], item_text, JSON_MAX_DEPTH - 1)
-                if plan is not None and found.any is None:
-                    try:
-                        game = check.plan_game(plan, index, item, {"games": {index: item}})
-                    except Damaged as damage:
-                        found.content = damaged(damage)
-                    else:
-                        batch.append(game)
-                        if len(batch) == BATCH:
-                            pickle.dump(batch, spool, pickle.HIGHEST_PROTOCOL)
-                            batches, batch = batches + 1, []
+                checker.add(*text.value(), plan is not None and found.any is None)
                 index += 1
                 if index % BATCH == 0:
+                    checker.send()
+                    take(every=False)
                     progress(index)
                 if text.closed("]"):
                     break
+        checker.send()
+        take(every=True)
         if plan is None or found.any is not None:
             return None
         progress(None)
         writer = Writer(plan, account)
         spool.seek(0)
         for _batch in range(batches):
-            writer.games(pickle.load(spool))  # noqa: S301 - this restore's own file
-        writer.games(batch)
+            keys, games = pickle.load(spool)  # noqa: S301 - this restore's own file
+            writer.games(games, keys)
     return writer.finish()
