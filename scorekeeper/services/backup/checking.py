@@ -126,8 +126,9 @@ class Checker:
                 initargs=(copy.deepcopy(plan),),
             )
         self.own = copy.deepcopy(plan)  # this process's checker
-        #: Batches kept in work: two per process (none here: each is checked as it comes).
-        self.limit = 2 * processes if self.pool is not None else 0
+        #: Batches kept in work: one per process and one more (none here: each is checked as
+        #: it comes).
+        self.limit = processes + 1 if self.pool is not None else 0
         self.waiting: deque[tuple[int, list[str], Future | Outcome]] = deque()
         self.index = self.start = 0
         self.texts: list[str] = []
