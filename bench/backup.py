@@ -159,13 +159,8 @@ def child_restore(uri: str, path: str) -> dict:
     else:
         assert response.status_code == 201, response.text[:500]
     seconds = time.perf_counter() - started
-    # The processes that checked the games (services/backup/checking.py) are children of
-    # multiprocessing's fork server: once it ends, their CPU and memory are counted here.
-    import multiprocessing.forkserver as forkserver
-
-    stop = getattr(forkserver._forkserver, "_stop", None)
-    if stop is not None:
-        stop()
+    # The processes that checked the games (services/backup/checking.py): this process's
+    # children, ended with the restore.
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return {
         "seconds": seconds,

@@ -90,7 +90,14 @@ def same_refusal(app, body: bytes, processes: int = 1) -> tuple:
     return refused
 
 
-@pytest.mark.parametrize("packed", [False, True], ids=["plain", "gzip"])
+@pytest.mark.parametrize(
+    ("packed", "processes"),
+    # Two checking processes (fresh interpreters: about a second to start) for the plain file
+    # only: how it is packed is read before any game is checked.
+    [(False, 1), (True, 1), (False, 2)],
+    ids=["plain", "gzip", "plain-checked-in-2-processes"],
+    indirect=["processes"],
+)
 @pytest.mark.parametrize(("how", "message"), DAMAGES, ids=[d[0] for d in DAMAGES])
 def test_each_damage_is_refused_as_the_whole_document_restore_refuses_it(
     app, document, small_pieces, how, message, packed, processes

@@ -117,8 +117,10 @@ class Checker:
     def __init__(self, plan: Plan | None, processes: int = 1) -> None:
         self.pool: ProcessPoolExecutor | None = None
         if plan is not None and processes > 1:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload([__name__])
+            # Fresh interpreters (as quick to start as a fork server's, which would stay
+            # behind): a fork of a worker whose other threads serve requests may inherit a
+            # lock one of them held.
+            context = multiprocessing.get_context("spawn")
             self.pool = ProcessPoolExecutor(
                 processes,
                 mp_context=context,
