@@ -276,3 +276,54 @@ def test_games_checked_in_other_processes_are_refused_in_the_readers_language(
     message, field = answers[1]
     assert field == "games[11].hands[0]"
     assert message.startswith("এই ব্যাকআপটি নষ্ট: ") and "(ওহ হেল), দান ১:" in message
+
+
+def rating_steps(app, account_id: int) -> list[tuple]:
+    """The account's ratings, told by the games' order and the players' names."""
+    from scorekeeper.models import Game
+    from scorekeeper.models import Player
+    from scorekeeper.models import RatingStep
+
+    with app.app_context():
+        games = list(
+            db.session.scalars(
+                sa.select(Game.id).where(Game.account_id == account_id).order_by(Game.id)
+            )
+        )
+        names = dict(
+            db.session.execute(
+                sa.select(Player.id, Player.name).where(Player.account_id == account_id)
+            ).all()
+        )
+        steps = db.session.execute(
+            sa.select(RatingStep).where(RatingStep.account_id == account_id)
+        ).scalars()
+        return sorted(
+            (step.scope, step.position, games.index(step.game_id), names[step.player_id],
+             step.mu, step.sigma)
+            for step in steps
+        )  # fmt: skip
+
+
+def test_the_ratings_worked_out_beside_the_writing_are_those_read_back(app, document, monkeypatch):
+    """With checking processes, a restore's ratings are worked out in one of them from the
+    checked games while the rows are written (``ratings.history``); they equal the ratings
+    worked out from the database once written (``ratings.rebuild``)."""
+    from scorekeeper.services import ratings
+
+    rebuilt = []
+    real = ratings.rebuild
+    monkeypatch.setattr(
+        ratings, "rebuild", lambda account_id: rebuilt.append(1) or real(account_id)
+    )
+    monkeypatch.setattr(stream, "BATCH", 3)
+    body = json.dumps(document).encode()
+    steps = []
+    for processes in (1, 2):
+        target = make_account(app, f"rated-club-{processes}")
+        assert outcome(app, target.id, body, True, processes)["games"] == 12
+        steps.append(rating_steps(app, target.id))
+    assert rebuilt == [1]  # the restore checked here only
+    assert steps[0] == steps[1]
+    scopes = {step[0] for step in steps[0]}
+    assert "*" in scopes and len(scopes) >= 3, scopes

@@ -22,10 +22,12 @@ from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import Future
 from concurrent.futures import ProcessPoolExecutor
+from itertools import chain
 from typing import Any
 from typing import NamedTuple
 
 from scorekeeper.errors import Refusal
+from scorekeeper.services import ratings
 from scorekeeper.services.backup import check
 from scorekeeper.services.backup.check import Damaged
 from scorekeeper.services.backup.check import Plan
@@ -40,11 +42,13 @@ class Outcome(NamedTuple):
     """What a checker found of a batch: each game's text passed or not, the ids of the games
     whose content passed (from the first, up to the first that did not), and, when every game
     passed, the batch's rows pickled as ``(keys, games)`` (``keys``: the names of the hand
-    results' key numbers)."""
+    results' key numbers) and its finished games as the ratings read them, pickled (None: one
+    has no end time, the ratings are worked out from the database)."""
 
     text_ok: list[bool]
     ids: list[int]
     rows: bytes | None
+    finished: bytes | None = None
 
 
 class Batch:
@@ -59,6 +63,7 @@ class Batch:
         self.text_ok: list[bool] = []
         self.ids: list[int] = []
         self.planned: list[dict] = []
+        self.finished: list[ratings.Finished] | None = []
 
     def add(self, item: Any, text: str) -> None:
         """Check the next game (its value and its text)."""
@@ -79,12 +84,30 @@ class Batch:
         else:
             self.ids.append(game.pop("id"))
             self.planned.append(game)
+            self._rated(index, game)
+
+    def _rated(self, index: int, game: dict) -> None:
+        row = game["row"]
+        if row["status"] != "finished" or self.finished is None:
+            return
+        if row["finished_at"] is None:
+            self.finished = None
+            return
+        self.finished.append(
+            ratings.Finished(
+                row["finished_at"], index, row["kind"], row["variant"], row["standing"],
+                game["seats"],
+            )
+        )  # fmt: skip
 
     def outcome(self) -> Outcome:
-        rows = None
-        if self.content:
-            rows = pickle.dumps((list(self.plan.keys), self.planned), pickle.HIGHEST_PROTOCOL)
-        return Outcome(self.text_ok, self.ids, rows)
+        if not self.content:
+            return Outcome(self.text_ok, self.ids, None)
+        rows = pickle.dumps((list(self.plan.keys), self.planned), pickle.HIGHEST_PROTOCOL)
+        finished = None
+        if self.finished is not None:
+            finished = pickle.dumps(self.finished, pickle.HIGHEST_PROTOCOL)
+        return Outcome(self.text_ok, self.ids, rows, finished)
 
 
 _plan: Plan | None = None
@@ -108,6 +131,11 @@ def _check_texts(start: int, texts: list[str]) -> Outcome:
     for text in texts:
         batch.add(json.loads(text), text)
     return batch.outcome()
+
+
+def _history(finished: list[bytes]) -> list[ratings.Steps]:
+    """``ratings.history`` in a checking process, of the batches' pickled finished games."""
+    return ratings.history(chain.from_iterable(pickle.loads(batch) for batch in finished))
 
 
 class Checker:
@@ -166,6 +194,15 @@ class Checker:
             outcome = self.pool.submit(_check_texts, self.start, self.texts)
         self.waiting.append((self.start, self.texts, outcome))
         self.texts, self.batch = [], None
+
+    def rate(self, finished: list[bytes] | None) -> Future | None:
+        """The ratings' steps of the finished games (the outcomes' ``finished``) worked out
+        in a checking process (``ratings.history``) while this one writes the rows; None
+        where there is no such process, or a game without an end time (then
+        ``ratings.rebuild`` reads them back)."""
+        if self.pool is None or finished is None:
+            return None
+        return self.pool.submit(_history, finished)
 
     def outcomes(self, every: bool) -> Iterator[tuple[int, list[str], Outcome]]:
         """The batches checked, in the order sent: all of them (``every``), or those beyond

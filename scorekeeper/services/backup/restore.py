@@ -123,6 +123,8 @@ class Writer:
         self.sums: dict[tuple, int] = defaultdict(int)
         self.best: dict[tuple, int] = {}
         self.game_count = self.hand_count = 0
+        #: The games' new ids, in the document's order.
+        self.game_ids: list[int] = []
 
     def games(self, games: list[dict], keys: list[str] | None = None) -> None:
         """Insert a batch of checked games (``check.plan_game``'s rows); ``keys``: the names
@@ -142,6 +144,7 @@ class Writer:
                 for game in games
             ],
         )
+        self.game_ids += game_ids
         seats, hands, changes = [], [], []
         for game_id, game in zip(game_ids, games, strict=True):
             changes.extend(
