@@ -2,13 +2,14 @@
 (``Checker``): the rules' replay of every hand is most of a large restore's time, and each
 game is checked on its own, so the cores of the machine can share it.
 
-A batch is checked as the one-at-a-time check does (``check_batch``: each game's text, then
-its content, its rows made), without wording any problem: the batch says which games passed.
-The restore then goes through the batches in the document's order (``Checker.verified``):
-a game's id must not repeat an earlier one's, and the first game a batch did not pass is
-checked again in the restore's own process, which words its problem in the reader's language
-exactly as the one-at-a-time check would. Only batches whose every game passed are kept, as
-the pickled rows their checker made (never unpacked until they are written).
+A batch is checked as the one-at-a-time check does (``Batch``: each game's text, then its
+content, its rows made), without wording any problem: the batch says which games passed.
+The restore then goes through the batches in the document's order (``verified``): a game's
+id must not repeat an earlier one's, and the first game a batch did not pass is checked again
+in the restore's own process, which words its problem in the reader's language exactly as
+the one-at-a-time check would. Only batches whose every game passed are kept, as the pickled
+rows their checker made (never unpacked until they are written). Once every game is checked,
+a checker also rates the finished ones (``Checker.rate``) while the restore writes the rows.
 """
 
 from __future__ import annotations
