@@ -327,3 +327,26 @@ def test_the_ratings_worked_out_beside_the_writing_are_those_read_back(app, docu
     assert steps[0] == steps[1]
     scopes = {step[0] for step in steps[0]}
     assert "*" in scopes and len(scopes) >= 3, scopes
+
+
+def test_a_checker_that_disagrees_fails_the_restore_and_keeps_nothing(app, document, monkeypatch):
+    """A game a checker did not pass that passes when checked again is a bug, never a
+    refusal: the restore fails (a job says so), and nothing of it is kept."""
+    from scorekeeper.services.backup import checking
+
+    real = checking.Batch.outcome
+
+    def outcome_without_the_first(self):
+        found = real(self)
+        return found._replace(ids=[], rows=None) if self.start == 0 else found
+
+    monkeypatch.setattr(checking.Batch, "outcome", outcome_without_the_first)
+    target = make_account(app, "disagreed-club")
+    before = table_counts(app)
+    with app.test_request_context():
+        account = db.session.get(Account, target.id)
+        with pytest.raises(checking.Disagreed) as failed:
+            backup.restore_file(account, json.dumps(document).encode())
+        db.session.rollback()
+    assert failed.value.args == (0,)
+    assert table_counts(app) == before

@@ -39,6 +39,11 @@ from scorekeeper.web import JSON_MAX_DEPTH
 GAME_DEPTH = JSON_MAX_DEPTH - 1
 
 
+class Disagreed(RuntimeError):
+    """A game (its place in the document) passed in one check and not in the other: a bug,
+    never a refusal (the restore fails, nothing of it kept)."""
+
+
 class Outcome(NamedTuple):
     """What a checker found of a batch: each game's text passed or not, the ids of the games
     whose content passed (from the first, up to the first that did not), and, when every game
@@ -226,7 +231,7 @@ def verified(
         if not outcome.text_ok[offset] and found.text is None:
             found.check_text([json.loads(text)], text, GAME_DEPTH)
             if found.text is None:
-                raise RuntimeError("a game's text passed here and not in its checker")
+                raise Disagreed(start + offset)
         if plan is None or found.any is not None:
             continue
         if offset < len(outcome.ids) and outcome.ids[offset] not in plan.game_ids:
@@ -239,7 +244,7 @@ def verified(
         except Damaged as damage:
             found.content = damaged(damage)
         else:
-            raise RuntimeError("a game passed here and not in its checker")
+            raise Disagreed(index)
     if plan is None or found.any is not None:
         return None
     return outcome.rows
