@@ -598,8 +598,12 @@ async function checkChange(form, submitter) {
 // back by "Back to the game", the phone's back button, or a change saved).
 let gamePage = null;
 let gameTitle = null; // the game page's title, while the panel has its own
+// The phone's own step back past a panel a saved change closed, till it lands: a panel
+// opened meanwhile waits for it (else that step back, landing late, would close it).
+let goingBack = null;
 
 async function openPanel(href) {
+  if (goingBack) await Promise.race([goingBack, new Promise((done) => setTimeout(done, 1000))]);
   const module = await ready;
   const answer = await module.panel(data.urls, { ...data.request, sheet: data.sheet, roster: data.roster || [] }).catch(() => ({}));
   const main = document.getElementById("main");
@@ -640,7 +644,12 @@ function closePanel(popped = false) {
   // Back where the panel was opened from.
   const link = main.querySelector("a.table-link");
   if (link) link.focus({ preventScroll: true });
-  if (!popped && history.state && history.state.panel) history.back();
+  if (!popped && history.state && history.state.panel) {
+    goingBack = new Promise((done) => {
+      window.addEventListener("popstate", () => { goingBack = null; done(); }, { once: true });
+    });
+    history.back();
+  }
   document.dispatchEvent(new CustomEvent("sk:page", { detail: { offline: true } }));
 }
 

@@ -174,10 +174,18 @@ def test_seat_handed_over_and_hands_dropped_offline_then_the_game_ended(
     card = panel(page, "substitute")
     choose(card, "player", "Eve")
     card.locator("input[name=new_by]").fill("Zoe")
+    # The phone's step back past the panel the change closes lands late (as on a busy
+    # phone): the panel opened right after must wait for it, not be closed by it.
+    page.evaluate(
+        "() => { const back = history.back.bind(history);"
+        " history.back = () => setTimeout(back, 600); }"
+    )
     card.locator("button[type=submit]").click()
     order = hand(page)
     assert "Zoe" in order and "Eve" not in order
     card = panel(page, "schedule")
+    page.wait_for_timeout(900)
+    expect(page.locator("#main h1")).to_have_text("Table")
     card.locator('input[name=drop][value="0"]').check()
     card.locator("button.primary").click()
     expect(page.locator("#now h1")).to_contain_text("Hand 2")
