@@ -21,6 +21,7 @@ from scorekeeper.services import kept
 from tests.pages import game_id
 from tests.pages import start_game
 
+
 #: What an idempotency key's own transactions begin with on PostgreSQL.
 UNFLUSHED = "SET LOCAL synchronous_commit TO OFF"
 
