@@ -17,13 +17,6 @@ worker that died is taken over after ``STALE`` seconds.
 
 A keyed write costs three statements more than the same write without a key: the expired
 rows' ``DELETE`` and the claim's ``INSERT`` (one transaction), the answer's ``UPDATE``.
-
-On PostgreSQL those transactions commit without waiting for the disk (``synchronous_commit``
-off, for them alone): a commit that waits for its flush took the time of one, and a keyed
-save made three (bench/load.py, the pages' saves: 45 hands/s against 82 before the keys). The
-claim is on disk once the write it guards is (the log is flushed in order, up to the write's
-own commit); an answer lost with the server is a claim left unanswered, taken over after
-``STALE`` as when a worker dies.
 """
 
 from __future__ import annotations
@@ -31,8 +24,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -124,15 +115,6 @@ def _answered() -> sa.Update:
     )
 
 
-@contextmanager
-def _transaction() -> Iterator[sa.Connection]:
-    """A transaction of the key's own (see the module's words on PostgreSQL)."""
-    with db.engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            connection.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
-        yield connection
-
-
 def claim(account_id: int, key: str, print_: str) -> Claim | Answer:
     """The key for this request (a ``Claim``), or the answer it already had (``Answer``).
 
@@ -142,7 +124,7 @@ def claim(account_id: int, key: str, print_: str) -> Claim | Answer:
     engine = db.engine
     now = clock()
     deadline = now + WAIT
-    with _transaction() as connection:
+    with engine.begin() as connection:
         connection.execute(_expired(), {"now": now})
         claimed = _try(connection, account_id, key, print_, now)
     while claimed is None:
@@ -168,7 +150,7 @@ def claim(account_id: int, key: str, print_: str) -> Claim | Answer:
                 [tuple(pair) for pair in kept.get("flashes", [])],
                 found.body or b"",
             )
-        with _transaction() as connection:
+        with engine.begin() as connection:
             if found is None:  # given up or expired in between: claim it now
                 claimed = _try(connection, account_id, key, print_, now)
             elif found.claimed_at < now - STALE:  # its request died: take it over
@@ -213,7 +195,7 @@ def finish(claimed: Claim, answer: Answer) -> None:
     kept = {"headers": [list(pair) for pair in answer.headers]}
     if answer.flashes:
         kept["flashes"] = [list(pair) for pair in answer.flashes]
-    with _transaction() as connection:
+    with db.engine.begin() as connection:
         connection.execute(
             _answered(),
             {"p_id": claimed.id, "p_status": answer.status, "p_kept": kept, "p_body": answer.body},
@@ -222,5 +204,5 @@ def finish(claimed: Claim, answer: Answer) -> None:
 
 def release(claimed: Claim) -> None:
     """Give the key up: its request was not answered for good (the key may come again)."""
-    with _transaction() as connection:
+    with db.engine.begin() as connection:
         connection.execute(TABLE.delete().where(TABLE.c.id == claimed.id))
