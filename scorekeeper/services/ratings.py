@@ -217,13 +217,22 @@ def rerate(account_id: int, where: str, since: datetime | None) -> None:
     ).all()
     players = _players_by_seat([game_id for game_id, _ in games])
     order = ((game_id, standing, players.get(game_id, {})) for game_id, standing in games)
-    steps = []
-    for position, game_id, player_id, mu, sigma in rated(order, ratings, first):
-        steps.append(_step(account_id, where, position, game_id, player_id, mu, sigma))
-        if len(steps) >= CHUNK:  # written as they come: a restore's history holds many
-            bulk.insert(RatingStep.__table__, steps)
-            steps = []
-    bulk.insert(RatingStep.__table__, steps)
+    _insert_steps(
+        _step(account_id, where, position, game_id, player_id, mu, sigma)
+        for position, game_id, player_id, mu, sigma in rated(order, ratings, first)
+    )
+
+
+def _insert_steps(rows: Iterable[dict]) -> None:
+    """``rating_step`` rows written a chunk at a time, as they come: a restore's history
+    holds many."""
+    chunk = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) >= CHUNK:
+            bulk.insert(RatingStep.__table__, chunk)
+            chunk = []
+    bulk.insert(RatingStep.__table__, chunk)
 
 
 def rated(
@@ -284,16 +293,11 @@ def write_history(
 ) -> None:
     """Write the steps ``history`` worked out for an account with no steps yet, its games'
     keys standing for ``game_ids[key]`` and its players for ``player_ids[player]``."""
-    rows = []
-    for where, *columns in steps:
-        for position, key, player, mu, sigma in zip(*columns, strict=True):
-            rows.append(
-                _step(account_id, where, position, game_ids[key], player_ids[player], mu, sigma)
-            )
-            if len(rows) >= CHUNK:  # a chunk at a time: a restore's history holds many
-                bulk.insert(RatingStep.__table__, rows)
-                rows = []
-    bulk.insert(RatingStep.__table__, rows)
+    _insert_steps(
+        _step(account_id, where, position, game_ids[key], player_ids[player], mu, sigma)
+        for where, *columns in steps
+        for position, key, player, mu, sigma in zip(*columns, strict=True)
+    )
 
 
 def _step(

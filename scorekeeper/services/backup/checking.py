@@ -61,15 +61,16 @@ class Batch:
     """Games checked one at a time as they come (from game ``start`` of the document on),
     against ``plan``'s head, the checker's own (it keeps the options and result keys met).
     Once a game does not pass, the ones after it have only their text checked, as the
-    restore does once it has found a problem; ``content`` false: only their text."""
+    restore does once it has found a problem; ``content`` false: only their text. With
+    ``rated``, its finished games are kept as the ratings read them (``Checker.rate``)."""
 
-    def __init__(self, plan: Plan | None, start: int, content: bool) -> None:
+    def __init__(self, plan: Plan | None, start: int, content: bool, rated: bool) -> None:
         self.plan, self.start = plan, start
         self.content = content and plan is not None
         self.text_ok: list[bool] = []
         self.ids: list[int] = []
         self.planned: list[dict] = []
-        self.finished: list[ratings.Finished] | None = []
+        self.finished: list[ratings.Finished] | None = [] if rated else None
 
     def add(self, item: Any, text: str) -> None:
         """Check the next game (its value and its text)."""
@@ -133,7 +134,7 @@ def _started(plan: Plan) -> None:
 def _check_texts(start: int, texts: list[str]) -> Outcome:
     """A batch checked in a checking process, from the games' texts (each decoded, checked
     and dropped in turn)."""
-    batch = Batch(_plan, start, True)
+    batch = Batch(_plan, start, True, rated=True)
     for text in texts:
         batch.add(json.loads(text), text)
     return batch.outcome()
@@ -166,6 +167,7 @@ class Checker:
         #: it comes).
         self.limit = processes + 1 if self.pool is not None else 0
         self.waiting: deque[tuple[int, list[str], Future | Outcome]] = deque()
+        #: How many games were given so far; the first of the batch being given.
         self.index = self.start = 0
         self.texts: list[str] = []
         self.batch: Batch | None = None
@@ -183,7 +185,8 @@ class Checker:
         if not self.texts:
             self.start = self.index
             if self.pool is None or not content:
-                self.batch = Batch(self.own, self.start, content)
+                # Checked here: no checking process to rate them (``rate``).
+                self.batch = Batch(self.own, self.start, content, rated=False)
         self.texts.append(text)
         self.index += 1
         if self.batch is not None:

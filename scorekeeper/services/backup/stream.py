@@ -322,7 +322,6 @@ def _games(
     text.take("[")
     with tempfile.TemporaryFile() as spool, Checker(plan, processes) as checker:
         batches = 0
-        index = 0
         finished: list[bytes] | None = []  # the finished games, as the ratings read them
 
         def take(every: bool) -> None:
@@ -342,11 +341,10 @@ def _games(
         else:
             while True:
                 checker.add(*text.value(), plan is not None and found.any is None)
-                index += 1
-                if index % BATCH == 0:
+                if checker.index % BATCH == 0:
                     checker.send()
                     take(every=False)
-                    progress(index)
+                    progress(checker.index)
                 if text.closed("]"):
                     break
         checker.send()
