@@ -12,11 +12,14 @@ restore).
 
 The worker is ``gthread``: every phone that follows a game holds a server-sent events stream
 open (views/events.py), and a stream waits in a thread of its own, costing no CPU until its
-game changes. Threads, not gevent or an ASGI server: the app, SQLAlchemy and psycopg stay
-plain blocking code (no monkey-patching), and a waiting stream holds no database connection.
-100 threads per worker hold 174 phones on the default two workers (87 each, the rest kept for
-the other requests: ``EVENTS_MAX_STREAMS``); raise GUNICORN_THREADS for more
-(bench/live_events.py runs 400 streams on 2 workers with 256: 224 each at most).
+game changes. A kept-alive connection stays with the worker that accepted it, so the workers
+share them out (scorekeeper/workers.py): a worker holding more than its share steps aside while
+another accepts, and asks the excess of its clients to reconnect. Threads, not gevent or an
+ASGI server: the app, SQLAlchemy and psycopg stay plain blocking code (no monkey-patching), and
+a waiting stream holds no database connection. 100 threads per worker hold 174 phones on the
+default two workers (87 each, the rest kept for the other requests: ``EVENTS_MAX_STREAMS``);
+raise GUNICORN_THREADS for more (bench/live_events.py runs 400 streams on 2 workers with 256:
+224 each at most).
 
 Which client addresses may set ``X-Forwarded-*`` is set here explicitly, never left to
 gunicorn's default (which trusts 127.0.0.1 whatever the app thinks):
@@ -43,7 +46,9 @@ _postgres = settings.database_uri(_settings.get("DATABASE_URL"), _instance).star
 bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("WEB_CONCURRENCY") or max(2, settings.cores()))
 threads = int(os.environ.get("GUNICORN_THREADS") or 100)
-worker_class = "gthread"
+# gthread, with the kept-alive connections shared out evenly between the workers
+# (scorekeeper/workers.py).
+worker_class = "scorekeeper.workers.BalancedThreadWorker"
 # Of a worker's threads, this many run a request at once; the others wait their turn (event
 # streams apart: they wait without CPU). A request is CPU-bound: see scorekeeper/admission.py.
 # On PostgreSQL two: while one waits for the database's answer (its server runs on a core of
@@ -75,6 +80,14 @@ forwarded_allow_ips = (
 # request line beyond this limit gets gunicorn's own 414, an HTML page (the OpenAPI document
 # describes both: scorekeeper.api.spec.EVERY).
 limit_request_line = 4094
+
+
+def on_starting(server) -> None:
+    """The master, before it starts its workers: the memory where each says how many
+    connections it holds (scorekeeper/workers.py)."""
+    from scorekeeper import workers as balanced
+
+    balanced.share_out(server.cfg.workers)
 
 
 def post_worker_init(_worker) -> None:
