@@ -42,6 +42,8 @@ SLACK = 2
 #: Seconds after which a worker's count no longer counts (a worker looks at least every
 #: second: gthread's loop waits for its sockets one second at most).
 STALE = 5.0
+#: Seconds a worker waits for the shares' lock before it gives up stepping aside.
+LOCK_WAIT = 0.05
 
 
 class Shares:
@@ -96,12 +98,17 @@ class Shares:
 
     def step_aside(self, index: int) -> bool:
         """Worker ``index`` stops accepting if another worker accepts (True), else keeps
-        accepting (False): decided under the lock, as the others decide it."""
-        with self._lock:
+        accepting (False): decided under the lock, as the others decide it. A lock not had
+        within ``LOCK_WAIT`` (a worker killed while it held it) keeps this one accepting."""
+        if not self._lock.acquire(timeout=LOCK_WAIT):
+            return False
+        try:
             if not self.others_accept(index):
                 return False
             self._accepting[index] = 0
             return True
+        finally:
+            self._lock.release()
 
 
 #: This gunicorn's shares (``share_out``, in the master before it forks its workers).

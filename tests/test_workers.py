@@ -38,6 +38,16 @@ def test_a_worker_steps_aside_only_while_another_accepts():
     assert shares.step_aside(second) is False
 
 
+def test_a_lock_left_held_by_a_killed_worker_keeps_the_others_accepting():
+    shares = Shares(2)
+    first, second = shares.claim(101), shares.claim(102)
+    shares.accepting(first, True)
+    shares.accepting(second, True)
+    shares._lock.acquire()  # as a worker killed while it held it leaves it
+    assert shares.step_aside(first) is False
+    assert list(shares._accepting) == [1, 1]
+
+
 def test_a_quiet_worker_is_left_out_and_its_slot_taken_again(monkeypatch):
     clock = [1000.0]
     monkeypatch.setattr(workers.time, "monotonic", lambda: clock[0])
