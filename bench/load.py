@@ -25,7 +25,9 @@ its translations compiled) right after each row, so both see the same load: the 
 is the first checkout's hands per second over the second's. A save refused with 409 (the
 database stayed locked past its busy timeout) is counted in its own column, not as a save.
 The workers' CPU time per hand saved (user and system, from /proc) is the steadier figure on a
-shared machine: it does not count the time a worker waited for a core.
+shared machine: it does not count the time a worker waited for a core. The last column says
+how the clients' kept-alive connections fell between the workers at the end (``23/27``; a
+worker holding most of them works for the others while they idle: scorekeeper/workers.py).
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from scorekeeper import workers  # noqa: E402 - the checkout's package, once on the path
+
 BIN = Path(sys.executable).parent
 PASSWORD = "bench password"
 PLAYERS = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
@@ -279,18 +283,30 @@ def pages_loop(client: Client, stop: threading.Event, record, ready) -> None:
             saves += 1
 
 
-def server_cpu(pid: int) -> float:
-    """CPU seconds (user and system) the server's worker processes have used so far."""
-    total = 0
+def server_workers(pid: int) -> list[int]:
+    """The worker processes of the gunicorn whose master is ``pid``."""
+    found = []
     for child in Path("/proc").iterdir():
         if not child.name.isdigit():
             continue
         try:
-            fields = (child / "stat").read_text().rsplit(")", 1)[1].split()
+            parent = (child / "stat").read_text().rsplit(")", 1)[1].split()[1]
+        except OSError:  # ended meanwhile
+            continue
+        if int(parent) == pid:
+            found.append(int(child.name))
+    return sorted(found)
+
+
+def server_cpu(pid: int) -> float:
+    """CPU seconds (user and system) the server's worker processes have used so far."""
+    total = 0
+    for worker in server_workers(pid):
+        try:
+            fields = Path(f"/proc/{worker}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == pid:  # ppid: a worker of this gunicorn
-            total += int(fields[11]) + int(fields[12])  # utime, stime
+        total += int(fields[11]) + int(fields[12])  # utime, stime
     return total / os.sysconf("SC_CLK_TCK")
 
 
@@ -334,6 +350,8 @@ def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
     started = time.perf_counter()
     stop.wait(seconds)
     counting.clear()
+    # The clients' kept-alive connections each worker holds at the end (scorekeeper/workers.py).
+    held = workers.held(server_workers(pid), port) if Path("/proc/net/tcp").exists() else {}
     elapsed = time.perf_counter() - started
     cpu = server_cpu(pid) - cpu
     load = os.getloadavg()[0]
@@ -352,6 +370,7 @@ def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
         "p95": quantile(ms, 0.95),
         "p99": quantile(ms, 0.99),
         "load": load,
+        "connections": "/".join(str(count) for count in held.values()) or "-",
     }
 
 
@@ -430,13 +449,14 @@ def main() -> None:
     )
     print(f"{'database':<12}{'path':<7}{'checkout':<16}{'hands/s':>9}{'ratio':>7}{'p50 ms':>9}"
           f"{'p95 ms':>9}{'p99 ms':>9}{'cpu ms/hand':>12}{'saves':>8}{'409':>6}"
-          f"{'load':>6}")  # fmt: skip
+          f"{'load':>6}  connections per worker")  # fmt: skip
     for engine, path, root, found, first in rows:
         ratio = first["hands/s"] / found["hands/s"] if found["hands/s"] else float("nan")
         print(
             f"{engine:<12}{path:<7}{root.name[:15]:<16}{found['hands/s']:>9.1f}{ratio:>7.2f}"
             f"{found['p50']:>9.1f}{found['p95']:>9.1f}{found['p99']:>9.1f}{found['cpu/hand']:>12.2f}"
             f"{found['requests']:>8}{found['refused']:>6}{found['load']:>6.1f}"
+            f"  {found['connections']}"
         )
 
 

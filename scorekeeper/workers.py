@@ -33,6 +33,7 @@ import os
 import threading
 import time
 from multiprocessing.sharedctypes import RawArray
+from pathlib import Path
 
 from gunicorn.workers.gthread import ThreadWorker
 
@@ -195,3 +196,24 @@ class BalancedThreadWorker(ThreadWorker):
         if SHARES is not None:
             self._slot = SHARES.claim(os.getpid())
         super().init_process()
+
+
+def held(pids: list[int], port: int) -> dict[int, int]:
+    """The established TCP connections to ``port`` each process of ``pids`` holds, read from
+    Linux's /proc (bench/load.py reports them; a test checks them)."""
+    established = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        for line in Path(table).read_text().splitlines()[1:]:
+            fields = line.split()  # local address, remote address, state ... inode
+            if fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                established.add(f"socket:[{fields[9]}]")
+    counts = {}
+    for pid in pids:
+        count = 0
+        for descriptor in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                count += os.readlink(descriptor) in established
+            except OSError:  # closed meanwhile
+                continue
+        counts[pid] = count
+    return counts

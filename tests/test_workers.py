@@ -107,28 +107,6 @@ def test_nothing_is_closed_while_no_other_worker_accepts(monkeypatch):
     assert alone.worker_connections == 1000
 
 
-def _held(pids: list[int], port: int) -> dict[int, int]:
-    """The established connections to ``port`` each process holds (from /proc)."""
-    inodes = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        for line in Path(table).read_text().splitlines()[1:]:
-            fields = line.split()
-            if fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == port:
-                inodes.add(fields[9])
-    held = {}
-    for pid in pids:
-        found = 0
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue
-            if target.startswith("socket:[") and target[8:-1] in inodes:
-                found += 1
-        held[pid] = found
-    return held
-
-
 @pytest.mark.drill
 @pytest.mark.once
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads Linux's /proc")
@@ -152,7 +130,7 @@ def test_under_gunicorn_kept_alive_connections_end_up_shared_out(app, tmp_path):
             for connection in connections:
                 connection.request("GET", "/api/v1/players")
                 assert connection.getresponse().read()
-            assert _held(pids, server.port) == {pids[0]: 40, pids[1]: 0}
+            assert workers.held(pids, server.port) == {pids[0]: 40, pids[1]: 0}
         finally:
             os.kill(pids[1], signal.SIGCONT)
         time.sleep(2)  # the second worker says again that it is there, and accepts
@@ -170,7 +148,7 @@ def test_under_gunicorn_kept_alive_connections_end_up_shared_out(app, tmp_path):
             thread.start()
         for thread in threads:
             thread.join(timeout=60)
-        held = _held(pids, server.port)
+        held = workers.held(pids, server.port)
         for connection in connections:
             connection.close()
         assert statuses == [401] * 120
