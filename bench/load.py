@@ -350,11 +350,12 @@ def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
     started = time.perf_counter()
     stop.wait(seconds)
     counting.clear()
-    # The clients' kept-alive connections each worker holds at the end (scorekeeper/workers.py).
-    held = workers.held(server_workers(pid), port) if Path("/proc/net/tcp").exists() else {}
     elapsed = time.perf_counter() - started
     cpu = server_cpu(pid) - cpu
     load = os.getloadavg()[0]
+    # The clients' kept-alive connections each worker holds at the end (scorekeeper/workers.py),
+    # read once the figures are taken, before the clients stop.
+    held = workers.held(server_workers(pid), port) if Path("/proc/net/tcp").exists() else {}
     stop.set()
     for thread in threads:
         thread.join(timeout=120)
