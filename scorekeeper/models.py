@@ -358,9 +358,15 @@ class HandResult(db.Model):
     finished game: ``final`` (the final total, bonuses included) and ``won``.
 
     Written by the rules on every save; statistics are plain GROUP BY queries over it.
+
+    On SQLite a table WITHOUT ROWID, its rows kept in the order of their key: the largest
+    table by far (a history of 10,000 games holds 1.6 million rows) is stored once, not once
+    as rows and again as the key's index (half the size; a restore writes it in about half
+    the time, and a game's rows are read together).
     """
 
     __tablename__ = "hand_result"
+    __table_args__ = {"sqlite_with_rowid": False}
 
     game_id: Mapped[int] = mapped_column(
         sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True

@@ -179,3 +179,57 @@ def test_the_seat_migration_converts_games_stored_by_name(empty_database, tmp_pa
         assert (cy.won, cy.score_total, cy.figure("zero_bids_made")) == (0, 10, 1)
         db.session.remove()
         db.engine.dispose()
+
+
+def test_hand_results_are_kept_by_their_key_on_sqlite_and_survive_the_rebuild(
+    empty_database, tmp_path
+):
+    """The hand results' migration builds the table again WITHOUT ROWID on SQLite (and back on
+    downgrade) with every row as it was; PostgreSQL's table is left as it is."""
+    from flask_migrate import downgrade as downgrade_to
+
+    from scorekeeper.services import accounts
+    from scorekeeper.services import games
+
+    app = create_app(settings_for(empty_database, str(tmp_path)))
+    everything = sa.text(
+        "SELECT game_id, number, seat, key, value FROM hand_result ORDER BY 1, 2, 3, 4"
+    )
+    made = sa.text("SELECT sql FROM sqlite_master WHERE name = 'hand_result'")
+    sqlite = empty_database.startswith("sqlite")
+
+    def stored() -> tuple[list, str | None]:
+        db.session.remove()
+        with db.engine.connect() as connection:
+            rows = [tuple(row) for row in connection.execute(everything)]
+            sql = connection.execute(made).scalar() if sqlite else None
+        return rows, sql
+
+    with app.app_context():
+        upgrade()
+        account = accounts.create_account("club", "correct horse battery")
+        game_id = games.create_game(account, "oh_hell", ["Ann", "Ben", "Cy"]).game.id
+        for cards in (1, 2):  # Ann bids 1 and takes every trick: made, then missed
+            hand = {
+                "bids": {"Ann": 1, "Ben": 0, "Cy": 0},
+                "tricks": {"Ann": cards, "Ben": 0, "Cy": 0},
+            }
+            games.record_hand(games.get_game(account, game_id), hand)
+        rows, sql = stored()
+        assert len(rows) > 12 and {row[1] for row in rows} >= {1, 2}
+        if sqlite:
+            assert sql.rstrip().endswith("WITHOUT ROWID")
+
+        downgrade_to(revision="b7e3c1d5a924")
+        before, sql = stored()
+        assert before == rows
+        if sqlite:
+            assert "WITHOUT ROWID" not in sql and "pk_hand_result" in sql
+
+        upgrade()
+        after, sql = stored()
+        assert after == rows
+        if sqlite:
+            assert sql.rstrip().endswith("WITHOUT ROWID") and "fk_hand_result_game_id_game" in sql
+        db.session.remove()
+        db.engine.dispose()
