@@ -9,6 +9,9 @@ as fast as the server answers, for ``--seconds`` after a short warm-up, either
   ``X-Sheet-Rows``, the game's version the page shows, as static/js/app.js sends it: the
   answer holds the sheet's lines from the saved hand on).
 
+Every request asks for a compressed answer (``Accept-Encoding: br, gzip``), as a phone's
+browser does, so the server's time counts the compression it does for the phones.
+
 Prints, for each database and path, the hands saved per second and the p50/p95/p99 time of
 one save request (ms), with the load average. SQLite in a temporary folder, and PostgreSQL
 when ``--postgres URL`` names a server (a database is created there and dropped after).
@@ -34,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import gzip
 import http.client
 import json
 import os
@@ -52,6 +56,8 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+import brotli  # noqa: E402 - Flask-Compress's own (the app's answers)
+
 from scorekeeper import workers  # noqa: E402 - the checkout's package, once on the path
 
 BIN = Path(sys.executable).parent
@@ -68,6 +74,14 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def unpacked(data: bytes, headers) -> bytes:
+    """An answer's body as the server wrote it (compressed with brotli or gzip, or not)."""
+    coding = headers.get("Content-Encoding")
+    if coding == "br":
+        return brotli.decompress(data)
+    return gzip.decompress(data) if coding == "gzip" else data
 
 
 def quantile(values: list[float], q: float) -> float:
@@ -156,7 +170,9 @@ class Client:
         return status, text
 
     def request(self, method: str, url: str, body: bytes | None = None, headers=None):
-        headers = dict(headers or {})
+        # Compressed answers, as a phone's browser asks for them: the server's work counts the
+        # compression (brotli, the app's first choice) as it does for the phones.
+        headers = {"Accept-Encoding": "br, gzip", **(headers or {})}
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         for attempt in range(2):
@@ -173,7 +189,7 @@ class Client:
             pair = value.split(";", 1)[0]
             key, _, val = pair.partition("=")
             self.cookies[key.strip()] = val
-        return response.status, data.decode("utf-8", "replace")
+        return response.status, unpacked(data, response.headers).decode("utf-8", "replace")
 
     def api(self, method: str, url: str, sent: dict | None = None, setup: bool = False):
         body = json.dumps(sent).encode() if sent is not None else None
