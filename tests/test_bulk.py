@@ -48,3 +48,49 @@ def test_rows_read_back_as_given(app, account, count):
         )
         assert all(row.created_at.replace(tzinfo=UTC) == moment for row in stored)
         assert db.session.get(Game, game_id) is not None
+
+
+@pytest.mark.parametrize("count", [1, bulk.MAX_VALUES // 5 + 1, 700])
+def test_a_saves_rows_and_its_upsert_arrive_whatever_their_number(app, account, count):
+    """``insert_values`` (a save's hand results, its statistics' upsert): every row arrives
+    (one array per column on PostgreSQL, VALUES lists in chunks on SQLite), and the upsert's
+    tail adds to the rows already there."""
+    from scorekeeper.models import HandResult
+    from scorekeeper.models import PlayerStat
+    from scorekeeper.services import results
+
+    with app.app_context():
+        owner = db.session.get(Account, account.id)
+        game = game_service.create_game(owner, "pitch", ["Ann", "Ben"]).game
+        player = game.seats[0].player.id
+        rows = [(game.id, number, number % 2, "points", number - 3) for number in range(count)]
+        bulk.insert_values(results.RESULTS_HEAD, 5, rows)
+        stats = [(player, "pitch", "", f"key{n}", n) for n in range(count)]
+        bulk.insert_values(results.UPSERT_HEAD, 5, stats, results.UPSERT_TAIL)
+        bulk.insert_values(results.UPSERT_HEAD, 5, stats[:3], results.UPSERT_TAIL)
+        db.session.commit()
+        stored = db.session.execute(
+            sa.select(HandResult.number, HandResult.seat, HandResult.key, HandResult.value)
+            .where(HandResult.game_id == game.id)
+            .order_by(HandResult.number)
+        ).all()
+        assert [tuple(row) for row in stored] == [row[1:] for row in rows]
+        summed = dict(
+            db.session.execute(
+                sa.select(PlayerStat.key, PlayerStat.value).where(
+                    PlayerStat.player_id == player, PlayerStat.key.startswith("key")
+                )
+            ).all()
+        )
+        assert summed == {f"key{n}": n * (2 if n < 3 else 1) for n in range(count)}
+
+
+def test_only_whole_numbers_and_texts_go_as_arrays():
+    """A column of anything else (a missing value, a number with a fraction, a mix) goes as
+    a VALUES list on PostgreSQL too."""
+    assert bulk._array_of((1, -2, 2**40)) == "bigint[]"
+    assert bulk._array_of(("a", "ñ")) == "text[]"
+    assert bulk._array_of((1, None)) is None
+    assert bulk._array_of((1, "a")) is None
+    assert bulk._array_of((True, 1)) is None
+    assert bulk._array_of((1.5,)) is None

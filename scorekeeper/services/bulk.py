@@ -99,12 +99,27 @@ def insert_values(head: str, width: int, rows: list[tuple], tail: str = "") -> N
     """A save's few rows in one multi-row statement ``head VALUES (...), (...) tail`` (a
     chunk per MAX_VALUES values), sent as it is to the driver through the session's
     connection (its events see it): SQLAlchemy's executemany works out every row's
-    parameters again, more time than the database takes for a hand's forty rows. What the
-    session holds is flushed first, as its own statements would."""
+    parameters again, more time than the database takes for a hand's forty rows. On
+    PostgreSQL the rows go as one array per column (``INSERT ... SELECT * FROM unnest(...)``,
+    the same statement for any number of rows). What the session holds is flushed first, as
+    its own statements would."""
     if not rows:
         return
     db.session.flush()
     connection = db.session.connection()
+    if connection.dialect.name == "postgresql":
+        columns = list(zip(*rows, strict=True))
+        kinds = [_array_of(column) for column in columns]
+        if all(kinds):
+            # One statement whose text is the same whatever the number of rows: the driver
+            # converts it once and prepares it after a few saves, and the server plans it
+            # once (a VALUES list of each save's own length was converted, parsed and
+            # planned again every time: above 50 values the driver keeps no copy).
+            arrays = ", ".join(f"%s::{kind}" for kind in kinds)
+            connection.exec_driver_sql(
+                f"{head} SELECT * FROM unnest({arrays}){tail}", tuple(map(list, columns))
+            )
+            return
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     one = "(" + ", ".join([mark] * width) + ")"
     per = MAX_VALUES // width
@@ -114,3 +129,13 @@ def insert_values(head: str, width: int, rows: list[tuple], tail: str = "") -> N
             f"{head} VALUES {', '.join([one] * len(chunk))}{tail}",
             tuple(chain.from_iterable(chunk)),
         )
+
+
+def _array_of(column: tuple) -> str | None:
+    """The PostgreSQL array type a column of values is sent as (whole numbers, texts), or
+    None for anything else (sent as a VALUES list)."""
+    if all(type(value) is int for value in column):
+        return "bigint[]"
+    if all(type(value) is str for value in column):
+        return "text[]"
+    return None
