@@ -118,18 +118,19 @@ def register_request_handling(app: Flask) -> None:
 
 
 def register_extensions(app: Flask) -> None:
-    """Database, migrations, CSRF protection and logins."""
-    from scorekeeper.extensions import compress
+    """Database, migrations, CSRF protection, compressed answers and logins."""
+    from flask_migrate import Migrate
+
+    from scorekeeper.compression import Compress
     from scorekeeper.extensions import csrf
     from scorekeeper.extensions import db
     from scorekeeper.extensions import login_manager
-    from scorekeeper.extensions import migrate
 
     db.init_app(app)
     from scorekeeper.services import live
 
     live.install(app)
-    migrate.init_app(
+    Migrate(
         app,
         db,
         directory=str(Path(__file__).parent / "migrations"),
@@ -137,7 +138,7 @@ def register_extensions(app: Flask) -> None:
         compare_type=True,
     )
     csrf.init_app(app)
-    compress.init_app(app)
+    Compress(app)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     from flask_babel import lazy_gettext
