@@ -15,6 +15,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
 from scorekeeper import config as settings
+from scorekeeper import sqlite_writer
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -98,8 +99,9 @@ def configure(app: Flask, test_config: dict | None) -> None:
 
 
 @event.listens_for(Engine, "connect")
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
-    """Every SQLite connection: WAL journal, foreign keys enforced, wait instead of failing."""
+def _sqlite_pragmas(dbapi_connection, record) -> None:
+    """Every SQLite connection: WAL journal, foreign keys enforced, wait instead of failing
+    (a writer's turn handed on at once: scorekeeper/sqlite_writer.py)."""
     if isinstance(dbapi_connection, sqlite3.Connection):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
@@ -107,6 +109,7 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
         cursor.execute("PRAGMA busy_timeout=5000")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.close()
+        sqlite_writer.note_file(dbapi_connection, record)
 
 
 def register_request_handling(app: Flask) -> None:
