@@ -28,9 +28,12 @@ its translations compiled) right after each row, so both see the same load: the 
 is the first checkout's hands per second over the second's. A save refused with 409 (the
 database stayed locked past its busy timeout) is counted in its own column, not as a save.
 The workers' CPU time per hand saved (user and system, from /proc) is the steadier figure on a
-shared machine: it does not count the time a worker waited for a core. The last column says
-how the clients' kept-alive connections fell between the workers at the end (``23/27``; a
-worker holding most of them works for the others while they idle: scorekeeper/workers.py).
+shared machine: it does not count the time a worker waited for a core. ``idle %`` is the share
+of the machine's cores that nobody used meanwhile (/proc/stat): where it is well above zero the
+server was not held back by the CPU alone (its workers waited, for a lock or for the clients).
+The last column says how the clients' kept-alive connections fell between the workers at the
+end (``23/27``; a worker holding most of them works for the others while they idle:
+scorekeeper/workers.py).
 """
 
 from __future__ import annotations
@@ -326,6 +329,12 @@ def server_cpu(pid: int) -> float:
     return total / os.sysconf("SC_CLK_TCK")
 
 
+def machine_times() -> tuple[int, int]:
+    """The machine's idle time and its whole time so far (all cores, in clock ticks)."""
+    ticks = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return ticks[3], sum(ticks)
+
+
 def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
     times: list[float] = []
     hands = [0.0]
@@ -362,12 +371,15 @@ def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
         started_up.acquire()
     time.sleep(WARM_UP)
     cpu = server_cpu(pid)
+    idle = machine_times()
     counting.set()
     started = time.perf_counter()
     stop.wait(seconds)
     counting.clear()
     elapsed = time.perf_counter() - started
     cpu = server_cpu(pid) - cpu
+    idle_after = machine_times()
+    idle_share = (idle_after[0] - idle[0]) / max(idle_after[1] - idle[1], 1)
     load = os.getloadavg()[0]
     # The clients' kept-alive connections each worker holds at the end (scorekeeper/workers.py),
     # read once the figures are taken, before the clients stop.
@@ -387,6 +399,7 @@ def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
         "p95": quantile(ms, 0.95),
         "p99": quantile(ms, 0.99),
         "load": load,
+        "idle": 100 * idle_share,
         "connections": "/".join(str(count) for count in held.values()) or "-",
     }
 
@@ -466,14 +479,14 @@ def main() -> None:
     )
     print(f"{'database':<12}{'path':<7}{'checkout':<16}{'hands/s':>9}{'ratio':>7}{'p50 ms':>9}"
           f"{'p95 ms':>9}{'p99 ms':>9}{'cpu ms/hand':>12}{'saves':>8}{'409':>6}"
-          f"{'load':>6}  connections per worker")  # fmt: skip
+          f"{'load':>6}{'idle %':>7}  connections per worker")  # fmt: skip
     for engine, path, root, found, first in rows:
         ratio = first["hands/s"] / found["hands/s"] if found["hands/s"] else float("nan")
         print(
             f"{engine:<12}{path:<7}{root.name[:15]:<16}{found['hands/s']:>9.1f}{ratio:>7.2f}"
             f"{found['p50']:>9.1f}{found['p95']:>9.1f}{found['p99']:>9.1f}{found['cpu/hand']:>12.2f}"
             f"{found['requests']:>8}{found['refused']:>6}{found['load']:>6.1f}"
-            f"  {found['connections']}"
+            f"{found['idle']:>7.1f}  {found['connections']}"
         )
 
 
