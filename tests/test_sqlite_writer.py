@@ -120,6 +120,30 @@ def test_a_turn_that_does_not_come_is_left_to_sqlite_and_let_go_when_it_comes(
     other.close()
 
 
+def _take_in_child(path: str, results) -> None:
+    turn = sqlite_writer.turn_for(path)
+    results.put(turn.take())
+
+
+def test_a_forked_process_starts_with_turns_of_its_own(tmp_path, monkeypatch):
+    """A turn held by a thread of the parent when it forks is not the child's to wait for."""
+    import multiprocessing
+
+    monkeypatch.setattr(sqlite_writer, "WAIT", 1.0)
+    path = str(tmp_path / "db")
+    mine = sqlite_writer.turn_for(path)
+    assert mine.take()
+    mine._fd, fd = None, mine._fd
+    os.close(fd)  # the other processes' lock let go: only this process's threads' turn is held
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    child = context.Process(target=_take_in_child, args=(path, results))
+    child.start()
+    child.join(10)
+    assert results.get(timeout=1) is True
+    mine.give()
+
+
 @pytest.fixture
 def writer_file(app, database):
     url = sa.engine.make_url(database["uri"])
