@@ -137,11 +137,16 @@ def test_under_gunicorn_kept_alive_connections_end_up_shared_out(app, tmp_path):
         statuses = []
 
         def again(connection):
-            for _ in range(3):
+            # Three requests, and more (at most ten in all) while the last answer closed the
+            # connection (a worker over its share asks some to reconnect): each client ends
+            # connected, as a phone that goes on saving would be.
+            for sent in range(10):
                 connection.request("GET", "/api/v1/players")
                 answer = connection.getresponse()
                 answer.read()
                 statuses.append(answer.status)
+                if sent >= 2 and not answer.will_close:
+                    break
 
         threads = [threading.Thread(target=again, args=(c,)) for c in connections]
         for thread in threads:
@@ -151,6 +156,6 @@ def test_under_gunicorn_kept_alive_connections_end_up_shared_out(app, tmp_path):
         held = workers.held(pids, server.port)
         for connection in connections:
             connection.close()
-        assert statuses == [401] * 120
+        assert len(statuses) >= 120 and set(statuses) == {401}
         assert sum(held.values()) == 40, held
         assert min(held.values()) >= 40 // 2 - SLACK - 2, held
