@@ -139,7 +139,7 @@ def note_file(dbapi_connection, record) -> None:
 
 @event.listens_for(Engine, "before_cursor_execute")
 def _before_write(conn, _cursor, statement, _parameters, _context, _executemany) -> None:
-    held = conn.info.get(_KEY) if conn.dialect.name == "sqlite" else None
+    held = conn.info.get(_KEY)  # noted on SQLite's file connections only (note_file)
     if held is None or held[1]:
         return
     if statement.lstrip()[:7].upper().startswith(WRITES):
