@@ -4,9 +4,11 @@ the games) at 1,000 and 10,000 games, to show whether their cost grows with the 
 For each size, an account is filled with ``bench/run.py``'s realistic history (games shared
 out over 200 weekly nights, so a night holds more games as the history grows), then each list
 is requested ``--repeat`` times through the test client (one process, the full body read):
-median and p95 in ms, and the SQL statements of one request. The filled databases are kept
-under ``--keep`` (SQLite files, reused by the next run: filling 10,000 games takes minutes),
-so two checkouts can be timed on the very same data.
+median and p95 in ms, the SQL statements of one request and its body's size (the API's
+list of nights gives every game of each night, and the nights hold more games as the history
+grows: its body grows with them). The filled databases are kept under ``--keep`` (SQLite
+files, reused by the next run: filling 10,000 games takes minutes), so two checkouts can be
+timed on the very same data.
 
     .venv/bin/python bench/nights.py [--games 1000 10000] [--repeat 60] [--keep DIR]
 """
@@ -82,7 +84,7 @@ def filled(folder: Path, games: int, seed: int) -> Path:
     return path
 
 
-def time_lists(path: Path, repeat: int) -> dict[str, tuple[float, float, int]]:
+def time_lists(path: Path, repeat: int) -> dict[str, tuple[float, float, int, float]]:
     app = app_for(path)
     statements = [0]
     with app.app_context():
@@ -117,7 +119,12 @@ def timed(app, urls: list[str], repeat: int, statements: list[int]) -> dict:
             response.get_data()
             times.append((time.perf_counter() - start) * 1000)
             assert response.status_code == 200, (url, response.status_code)
-        found[url] = (statistics.median(times), p95_of(times), statements[0])
+        found[url] = (
+            statistics.median(times),
+            p95_of(times),
+            statements[0],
+            len(response.get_data()) / 1024,
+        )
     return found
 
 
@@ -137,11 +144,11 @@ def main() -> None:
     results = {games: time_lists(path, args.repeat) for games, path in paths.items()}
     print(f"Scorekeeper /nights/ bench: sqlite, {args.repeat} requests per list (test client)")
     print(f"  load average (1 min): {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
-    print(f"{'list':<36}{'games':>7}{'median ms':>11}{'p95 ms':>9}{'SQL':>6}")
+    print(f"{'list':<36}{'games':>7}{'median ms':>11}{'p95 ms':>9}{'SQL':>6}{'KiB':>8}")
     for url in URLS:
         for games in args.games:
-            median, p95, count = results[games][url]
-            print(f"{url:<36}{games:>7}{median:>11.1f}{p95:>9.1f}{count:>6}")
+            median, p95, count, size = results[games][url]
+            print(f"{url:<36}{games:>7}{median:>11.1f}{p95:>9.1f}{count:>6}{size:>8.1f}")
     if len(args.games) > 1:
         small, large = min(args.games), max(args.games)
         for url in URLS:

@@ -110,7 +110,7 @@ def main() -> None:
         pages, rerates = time_pages(filled(folder, games, args.seed), args.repeat)
         print(f"{games} games ({args.repeat} requests each, test client)")
         print(f"  {'page':<40}{'median ms':>11}{'p95 ms':>9}{'SQL':>6}")
-        for url, (median, p95, count) in pages.items():
+        for url, (median, p95, count, _size) in pages.items():
             print(f"  {url:<40}{median:>11.1f}{p95:>9.1f}{count:>6}")
         for label, seconds in rerates.items():
             print(f"  ratings, {label}: {seconds:.2f} s")

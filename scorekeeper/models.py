@@ -184,6 +184,20 @@ class RuleSet(db.Model):
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 
+def side_names(
+    kind: str,
+    members: list[str],
+    table_size: int | None,
+    options: dict,
+    side_seats: list | None,
+) -> list[str]:
+    """Who scores in a game of ``kind`` (``Game.sides``, from its stored columns and its
+    members' names in seat order): the players, or the teams by their players' names."""
+    if side_seats is not None:
+        return [" & ".join(members[seat] for seat in side) for side in side_seats]
+    return GAMES[kind].rules.sides(members[:table_size], options)
+
+
 class Game(db.Model):
     """One game: which card game, its options and seats. The hands hold what was entered.
 
@@ -277,10 +291,7 @@ class Game(db.Model):
     @property
     def sides(self) -> list[str]:
         """Who scores: the players, or the teams by their players' names."""
-        if self.side_seats is not None:
-            members = self.members
-            return [" & ".join(members[seat] for seat in side) for side in self.side_seats]
-        return self.plugin.rules.sides(self.players, self.options)
+        return side_names(self.kind, self.members, self.table_size, self.options, self.side_seats)
 
     @property
     def totals_by_side(self) -> dict[str, int]:

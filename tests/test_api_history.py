@@ -14,6 +14,8 @@ from scorekeeper.models import Night
 from scorekeeper.services import nights
 from tests.openapi_check import document
 from tests.test_stats import build_history
+from tests.test_table_changes_service import FOUR
+from tests.test_table_changes_service import OPENING
 
 
 def new_night(api, **body):
@@ -108,6 +110,41 @@ def test_nights_list_newest_first_with_filters_and_pages(app, api):
     assert api.get("/nights?game=pitch&player=Ben").get_json()["total"] == 0
     bad = api.get("/nights?page=0")
     assert bad.status_code == 400 and error(bad)["field"] == "page"
+
+
+def test_the_list_gives_each_night_as_its_own_page_does_teams_and_joiners_included(api):
+    """The list reads its games' stored columns, not whole games: each listed night is the
+    night's own answer (a partnership game's teams, a late joiner's, a score pad's), and a
+    filter keeps the matching games while the count stays the night's."""
+    friday = new_night(api, date="2024-05-17", name="Friday")
+    alone = new_night(api, date="2024-05-10", name="Alone")
+    joined = api.post("/games", {"game": "oh_hell", "players": FOUR, "night_id": friday["id"]})
+    joined = joined.get_json()["id"]
+    for number, entry in enumerate(OPENING, start=1):
+        assert api.post(f"/games/{joined}/hands", {**entry, "number": number}).status_code == 201
+    join = {"kind": "join", "player": "Eve", "after": "Ann"}
+    assert api.post(f"/games/{joined}/changes", join).status_code == 201
+    teams = api.post(
+        "/games", {"game": "spades", "players": FOUR, "night_id": friday["id"]}
+    ).get_json()
+    assert teams["teams"]
+    play_oh_hell(api, friday["id"], players=("Cy", "Dee", "Fay"))
+    play_oh_hell(api, alone["id"])
+    api.post("/games", {"game": "oh_hell", "players": ["Gus", "Hal", "Ivy"]})  # in no night
+    listed = api.get("/nights").get_json()["nights"]
+    assert [night["id"] for night in listed] == [friday["id"], alone["id"]]
+    for night in listed:
+        assert night == api.get(f"/nights/{night['id']}").get_json()
+    friday_games = listed[0]["games"]
+    assert [game["players"] for game in friday_games] == [FOUR, FOUR, ["Cy", "Dee", "Fay"]]
+    assert list(friday_games[0]["totals"]) == ["Ann", "Ben", "Cy", "Dee", "Eve"]
+    assert list(friday_games[1]["totals"]) == ["Ann & Cy", "Ben & Dee"]
+    [eve] = api.get("/nights?player=eve").get_json()["nights"]
+    assert [game["id"] for game in eve["games"]] == [joined] and eve["game_count"] == 3
+    spades = api.get("/nights?game=spades").get_json()["nights"]
+    assert [(n["id"], [g["id"] for g in n["games"]], n["game_count"]) for n in spades] == [
+        (friday["id"], [teams["id"]], 3)
+    ]
 
 
 def test_a_game_may_not_join_another_accounts_night(api, other_api):

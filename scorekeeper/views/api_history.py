@@ -82,7 +82,7 @@ def list_nights():
     game, each with its matching games."""
     page = page_number()
     per_page = current_app.config.get("NIGHTS_PER_PAGE", NIGHTS_PER_PAGE)
-    rows, total = nights.list_nights(
+    found, total = nights.list_night_answers(
         g.account,
         player=request.args.get("player") or None,
         kind=request.args.get("game") or None,
@@ -90,7 +90,7 @@ def list_nights():
         per_page=per_page,
     )
     return s.NightList(
-        nights=[nights.night_answer(row.night, row.games, row.game_count) for row in rows],
+        nights=found,
         page=page,
         per_page=per_page,
         pages=max(1, math.ceil(total / per_page)),
