@@ -216,6 +216,53 @@ def test_games_finished_before_the_ratings_existed_are_rated_when_first_read(app
     same(served(api, game="oh_hell"), expected_ratings(api, finished))
 
 
+def test_the_first_read_replays_the_unrated_games_a_chunk_at_a_time(app, api, other_api):
+    """The games without standings are read a chunk at a time, each chunk in the same few
+    statements whatever it holds (two games or five); their standings are those their saves
+    wrote, their versions stay, and a game the request holds already sees its standing."""
+    import sqlalchemy as sa
+
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Account
+    from scorekeeper.models import Game
+    from scorekeeper.models import RatingStep
+    from scorekeeper.services import games as game_service
+
+    few = [one_hand_oh_hell(api, ["Ann", "Ben"]), one_hand_oh_hell(api, ["Cy"])]
+    many = [one_hand_oh_hell(other_api, made) for made in (["Ann"], ["Ben"], ["Cy", "Dee"],
+                                                           ["Dee"], ["Ann", "Cy"])]  # fmt: skip
+    with app.app_context():
+        saved = dict(db.session.execute(sa.select(Game.id, Game.standing)).all())
+        versions = dict(db.session.execute(sa.select(Game.id, Game.version)).all())
+        assert all(saved[game] for game in few + many)
+        db.session.execute(sa.update(Game).values(standing=sa.null()))
+        db.session.execute(sa.delete(RatingStep))
+        db.session.commit()
+    statements = []
+    for games in (few, many):
+        with app.app_context():
+            held = db.session.get(Game, games[-1])
+            assert held.standing is None
+            owner = db.session.get(Account, held.account_id)
+            counted = [0]
+
+            def count(*_args, counted=counted):
+                counted[0] += 1
+
+            sa.event.listen(db.engine, "before_cursor_execute", count)
+            try:
+                game_service._rate_unrated(owner.id)
+            finally:
+                sa.event.remove(db.engine, "before_cursor_execute", count)
+            statements.append(counted[0])
+            assert held.standing == saved[held.id]
+    assert statements[0] == statements[1]
+    with app.app_context():
+        assert dict(db.session.execute(sa.select(Game.id, Game.standing)).all()) == saved
+        assert dict(db.session.execute(sa.select(Game.id, Game.version)).all()) == versions
+    same(served(other_api, game="oh_hell"), expected_ratings(other_api, many))
+
+
 def test_a_restored_backup_has_the_same_ratings(api, other_api):
     finished = [one_hand_oh_hell(api, ["Ann", "Ben"]), one_hand_oh_hell(api, ["Dee", "Cy"])]
     backup = api.get("/backup").get_json()

@@ -21,6 +21,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm import selectinload
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.api.schemas import GameState
@@ -1188,22 +1189,57 @@ def player_rating_history(account: Account, player_id: int, where: str) -> list[
     return rating_steps.player_history(account.id, player_id, where)
 
 
+#: How many games the first read of the ratings replays at a time (``_rate_unrated``).
+UNRATED_CHUNK = 250
+
+
 def _rate_unrated(account_id: int) -> None:
     """Finished games stored before the ratings existed have no standings: derive them (one
-    replay each, once) and rate the account from its first game."""
+    replay each, once) and rate the account from its first game.
+
+    The games are read a chunk at a time with their seats, hands and changes (three more
+    statements a chunk, not three a game), and their standings written in one executemany:
+    bench/ratings.py's first read of 1,000 games took 2.1 s in 3,765 statements, one lazy
+    load after another, each after a flush of the game before. A chunk's games are let go
+    once replayed (nothing of them is changed through the session), so the memory does not
+    grow with the account. The standings are derived copies: writing them is no change of
+    the game (its version stays)."""
     missing = db.session.scalars(
-        sa.select(Game).where(
+        sa.select(Game.id)
+        .where(
             Game.account_id == account_id,
             Game.status == "finished",
             Game.standing.is_(None),
         )
+        .order_by(Game.id)
     ).all()
     if not missing:
         return
-    for game in missing:
-        setup = setup_for(game)
-        state = game.plugin.rules.play(setup, entries_of(game, setup))
-        derived = results.derive(game.plugin, setup, state, "finished", 1, game.members)
-        game.standing = derived.standing
+    standings: dict[int, list] = {}
+    with db.session.no_autoflush:
+        for start in range(0, len(missing), UNRATED_CHUNK):
+            chunk = db.session.scalars(
+                sa.select(Game)
+                .where(Game.id.in_(missing[start : start + UNRATED_CHUNK]))
+                .options(
+                    selectinload(Game.seats), selectinload(Game.hands), selectinload(Game.changes)
+                )
+            ).all()
+            for game in chunk:
+                setup = setup_for(game)
+                state = game.plugin.rules.play(setup, entries_of(game, setup))
+                derived = results.derive(game.plugin, setup, state, "finished", 1, game.members)
+                standings[game.id] = derived.standing
+            del chunk
+    table = Game.__table__
+    db.session.execute(
+        table.update()
+        .where(table.c.id == sa.bindparam("p_id"))
+        .values(standing=sa.bindparam("p_standing")),
+        [{"p_id": game_id, "p_standing": standing} for game_id, standing in standings.items()],
+    )
+    for held in list(db.session.identity_map.values()):  # games this request holds already
+        if isinstance(held, Game) and held.id in standings:
+            set_committed_value(held, "standing", standings[held.id])
     rating_steps.rebuild(account_id)
     commit()
