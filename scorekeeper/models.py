@@ -184,6 +184,11 @@ class RuleSet(db.Model):
     created_at: Mapped[datetime] = mapped_column(sa.DateTime(timezone=True), default=utcnow)
 
 
+#: The games of ``ix_game_unrated``: finished, no standings yet (a query that would read that
+#: index names the status as this literal, not as a parameter, so the planner may use it).
+UNRATED = "status = 'finished' AND standing IS NULL"
+
+
 def side_names(
     kind: str,
     members: list[str],
@@ -213,6 +218,15 @@ class Game(db.Model):
         sa.Index("ix_game_account_created", "account_id", "created_at"),
         # A night's games in play order, and the games outside any night (history lists).
         sa.Index("ix_game_account_night", "account_id", "night_id", "created_at"),
+        # The finished games without standings (kept from before the ratings): every read of
+        # the ratings asks for them (``services.games._rate_unrated``), nearly always none.
+        sa.Index(
+            "ix_game_unrated",
+            "account_id",
+            "id",
+            sqlite_where=sa.text(UNRATED),
+            postgresql_where=sa.text(UNRATED),
+        ),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -263,6 +263,37 @@ def test_the_first_read_replays_the_unrated_games_a_chunk_at_a_time(app, api, ot
     same(served(other_api, game="oh_hell"), expected_ratings(other_api, many))
 
 
+def test_a_read_of_the_ratings_asks_for_unrated_games_on_their_own_index(app, api):
+    """Every read of the ratings asks whether finished games lack their standings: on the
+    partial index of those games (nearly always empty), not by reading the account's every
+    game (bench/ratings.py, 10,000 games: 5.9 ms a read, 0.01 ms on the index)."""
+    import sqlalchemy as sa
+
+    from scorekeeper.extensions import db
+
+    if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        pytest.skip("SQLite's query plans")
+    one_hand_oh_hell(api, ["Ann"])
+    with app.app_context():
+        engine = db.engine
+    seen = []
+
+    def keep(_conn, _cursor, statement, parameters, *_args):
+        seen.append((statement, parameters))
+
+    sa.event.listen(engine, "before_cursor_execute", keep)
+    try:
+        assert api.get("/ratings").status_code == 200
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", keep)
+    [(sql, args)] = [(sql, args) for sql, args in seen if "standing IS NULL" in sql]
+    with app.app_context():
+        connection = db.session.connection()
+        plan = [row[-1] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", args)]
+    assert len(plan) == 1 and plan[0].startswith("SEARCH game USING"), plan
+    assert "INDEX ix_game_unrated (account_id=?)" in plan[0], plan
+
+
 def test_a_restored_backup_has_the_same_ratings(api, other_api):
     finished = [one_hand_oh_hell(api, ["Ann", "Ben"]), one_hand_oh_hell(api, ["Dee", "Cy"])]
     backup = api.get("/backup").get_json()

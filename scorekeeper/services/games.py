@@ -47,6 +47,7 @@ from scorekeeper.games.page_context import players_now
 from scorekeeper.games.readers import join_names
 from scorekeeper.games.table import Change
 from scorekeeper.games.table import hand_index
+from scorekeeper.models import UNRATED
 from scorekeeper.models import Account
 from scorekeeper.models import Game
 from scorekeeper.models import HandEntry
@@ -1206,11 +1207,7 @@ def _rate_unrated(account_id: int) -> None:
     the game (its version stays)."""
     missing = db.session.scalars(
         sa.select(Game.id)
-        .where(
-            Game.account_id == account_id,
-            Game.status == "finished",
-            Game.standing.is_(None),
-        )
+        .where(Game.account_id == account_id, sa.text(UNRATED))  # on ix_game_unrated
         .order_by(Game.id)
     ).all()
     if not missing:
