@@ -428,6 +428,8 @@ class RatingStep(db.Model):
     __table_args__ = (
         sa.Index("ix_rating_step_scope_player", "account_id", "scope", "player_id", "position"),
         sa.Index("ix_rating_step_scope_position", "account_id", "scope", "position"),
+        # A player's ratings in every scope (their statistics): their own steps only.
+        sa.Index("ix_rating_step_player_scope", "account_id", "player_id", "scope", "position"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)
