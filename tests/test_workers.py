@@ -87,15 +87,17 @@ def test_a_worker_over_its_share_steps_aside_while_the_other_accepts(monkeypatch
     assert crowded.worker_connections == 1000
 
 
-def test_the_excess_over_a_share_is_told_to_close_and_no_more(monkeypatch):
-    """Answers ending on a worker holding 50 of 50 while the other accepts: the excess over
-    its share (25, and SLACK) close their connections, the others stay kept alive."""
+@pytest.mark.parametrize(("held", "share"), [(50, 25), (4, 2), (3, 2)])
+def test_the_excess_over_a_share_is_told_to_close_and_no_more(monkeypatch, held, share):
+    """Answers ending on a worker holding every connection while the other accepts: the
+    excess over its even share close their connections, the others stay kept alive. A few
+    clients (a proxy's small pool) are shared out too: 4 end up 2 and 2, not all on one."""
     shares = Shares(4)
     monkeypatch.setattr(workers, "SHARES", shares)
-    crowded = _worker(shares, shares.claim(101), 50, accepting=False)
+    crowded = _worker(shares, shares.claim(101), held, accepting=False)
     _worker(shares, shares.claim(102), 0, accepting=True)
     kept = [crowded.max_keepalived for _ in range(40)]
-    assert kept == [0] * (50 - 25 - SLACK) + [900] * (40 - (50 - 25 - SLACK))
+    assert kept == [0] * (held - share) + [900] * (40 - (held - share))
 
 
 def test_nothing_is_closed_while_no_other_worker_accepts(monkeypatch):
