@@ -432,30 +432,18 @@ def list_night_answers(
     ):
         names.setdefault(game_id, []).append(name)
     briefs: dict[int, list[NightGame]] = {night_id: [] for night_id in ids}
-    titles = {kind: str(plugin.title) for kind, plugin in GAMES.items()}
+    titles = _titles()
     for row in db.session.execute(
         sa.select(*BRIEF_COLUMNS).where(*conditions).order_by(Game.created_at, Game.id)
     ):
-        briefs[row.night_id].append(_brief_of_row(row, names.get(row.id, []), titles[row.kind]))
+        briefs[row.night_id].append(_brief(row, names.get(row.id, []), titles))
     # A night's count is of all its games, also where a filter lists only some of them.
     counts = (
         _counts_by_night(Game.account_id == account.id, ids)
         if player or kind
         else {night_id: len(games) for night_id, games in briefs.items()}
     )
-    nights = [
-        NightOut(
-            id=night.id,
-            date=night.date.isoformat(),
-            name=night.name,
-            place=night.place,
-            notes=night.notes,
-            game_count=counts.get(night.id, 0),
-            games=briefs[night.id],
-        )
-        for night in found
-    ]
-    return nights, total
+    return [_night_out(night, briefs[night.id], counts.get(night.id, 0)) for night in found], total
 
 
 #: The stored columns of a game that its brief in a list of nights reads.
@@ -474,20 +462,37 @@ BRIEF_COLUMNS = (
 )
 
 
-def _brief_of_row(row: sa.Row, members: list[str], title: str) -> NightGame:
-    """``game_brief`` of a game read as ``BRIEF_COLUMNS``, its members' names and its
-    game's title given."""
-    sides = side_names(row.kind, members, row.table_size, row.options, row.side_seats)
+def _titles() -> dict[str, str]:
+    """Each registered game's title in the reader's language."""
+    return {kind: str(plugin.title) for kind, plugin in GAMES.items()}
+
+
+def _brief(game: Game | sa.Row, members: list[str], titles: dict[str, str]) -> NightGame:
+    """A game inside a night: what it was, who played, who won, from its stored copies only
+    (a ``Game``, or a row of its ``BRIEF_COLUMNS``) and its members' names in seat order."""
+    sides = side_names(game.kind, members, game.table_size, game.options, game.side_seats)
     return NightGame(
-        id=row.id,
-        game=row.kind,
-        title=title,
-        players=members[: row.table_size],
-        status=row.status,
-        hands=row.hand_count,
-        winners=[sides[index] for index in row.winners],
-        totals=dict(zip(sides, row.totals, strict=True)),
-        created_at=as_utc(row.created_at).isoformat(),
+        id=game.id,
+        game=game.kind,
+        title=titles[game.kind],
+        players=members[: game.table_size],
+        status=game.status,
+        hands=game.hand_count,
+        winners=[sides[index] for index in game.winners],
+        totals=dict(zip(sides, game.totals, strict=True)),
+        created_at=as_utc(game.created_at).isoformat(),
+    )
+
+
+def _night_out(night: Night, briefs: list[NightGame], game_count: int) -> NightOut:
+    return NightOut(
+        id=night.id,
+        date=night.date.isoformat(),
+        name=night.name,
+        place=night.place,
+        notes=night.notes,
+        game_count=game_count,
+        games=briefs,
     )
 
 
@@ -525,35 +530,11 @@ def standings(game: Game) -> list[dict]:
     ]
 
 
-def game_brief(game: Game) -> NightGame:
-    """A game inside a night: what it was, who played, who won (stored copies only)."""
-    return NightGame(
-        id=game.id,
-        game=game.kind,
-        title=str(GAMES[game.kind].title),
-        players=game.players,
-        status=game.status,
-        hands=game.hand_count,
-        winners=game.winner_names,
-        totals=game.totals_by_side,
-        created_at=as_utc(game.created_at).isoformat(),
-    )
-
-
-def night_answer(
-    night: Night, games: list[Game] | None = None, game_count: int | None = None
-) -> NightOut:
+def night_answer(night: Night, games: list[Game] | None = None) -> NightOut:
     """A night in the API, with its games (all of them unless given)."""
     games = list(night.games) if games is None else games
-    return NightOut(
-        id=night.id,
-        date=night.date.isoformat(),
-        name=night.name,
-        place=night.place,
-        notes=night.notes,
-        game_count=len(games) if game_count is None else game_count,
-        games=[game_brief(game) for game in games],
-    )
+    titles = _titles()
+    return _night_out(night, [_brief(game, game.members, titles) for game in games], len(games))
 
 
 def night_title(night: Night) -> str:
