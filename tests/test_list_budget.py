@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-from sqlalchemy import event
 
 from scorekeeper.extensions import db
 from tests.conftest import login
@@ -97,18 +96,8 @@ def test_a_history_filtered_by_a_player_reads_their_games_not_every_game(app):
     _listed(app, "seated-club", 11, 4)
     client = app.test_client()
     assert login(client, "seated-club").status_code == 302
-    with app.app_context():
-        engine = db.engine
-    seen = []
-
-    def keep(_conn, _cursor, statement, parameters, *_args):
-        seen.append((statement, parameters))
-
-    event.listen(engine, "before_cursor_execute", keep)
-    try:
+    with counting(app, parameters=True) as seen:
         page = client.get("/nights/?game=oh_hell&player=Ann")
-    finally:
-        event.remove(engine, "before_cursor_execute", keep)
     assert page.status_code == 200 and "night-card" in page.text
     # The page of nights, and how many there are in all.
     reads = [

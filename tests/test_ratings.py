@@ -9,6 +9,8 @@ from __future__ import annotations
 import pytest
 from openskill.models import PlackettLuce
 
+from tests.test_stats import counting
+
 ONE_HAND = {"sequence": "up", "max_cards": 1}
 
 
@@ -244,17 +246,9 @@ def test_the_first_read_replays_the_unrated_games_a_chunk_at_a_time(app, api, ot
             held = db.session.get(Game, games[-1])
             assert held.standing is None
             owner = db.session.get(Account, held.account_id)
-            counted = [0]
-
-            def count(*_args, counted=counted):
-                counted[0] += 1
-
-            sa.event.listen(db.engine, "before_cursor_execute", count)
-            try:
+            with counting(app) as seen:
                 game_service._rate_unrated(owner.id)
-            finally:
-                sa.event.remove(db.engine, "before_cursor_execute", count)
-            statements.append(counted[0])
+            statements.append(len(seen))
             assert held.standing == saved[held.id]
     assert statements[0] == statements[1]
     with app.app_context():
@@ -265,24 +259,12 @@ def test_the_first_read_replays_the_unrated_games_a_chunk_at_a_time(app, api, ot
 
 def query_plan(app, api, path: str, marker: str) -> list[str]:
     """SQLite's plan of the one statement holding ``marker`` that ``GET path`` ran."""
-    import sqlalchemy as sa
-
     from scorekeeper.extensions import db
 
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         pytest.skip("SQLite's query plans")
-    with app.app_context():
-        engine = db.engine
-    seen = []
-
-    def keep(_conn, _cursor, statement, parameters, *_args):
-        seen.append((statement, parameters))
-
-    sa.event.listen(engine, "before_cursor_execute", keep)
-    try:
+    with counting(app, parameters=True) as seen:
         assert api.get(path).status_code == 200
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", keep)
     [(sql, args)] = [(sql, args) for sql, args in seen if marker in sql]
     with app.app_context():
         connection = db.session.connection()

@@ -540,13 +540,14 @@ def test_stats_pages_need_a_login(client):
 
 
 @contextmanager
-def counting(app):
+def counting(app, parameters: bool = False):
+    """The SQL statements run meanwhile (with ``parameters``: each with its parameters)."""
     with app.app_context():
         engine = db.engine
-    seen: list[str] = []
+    seen: list = []
 
-    def hit(conn, cursor, statement, *args):
-        seen.append(statement)
+    def hit(conn, cursor, statement, given, *args):
+        seen.append((statement, given) if parameters else statement)
 
     event.listen(engine, "before_cursor_execute", hit)
     try:
