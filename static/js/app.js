@@ -226,6 +226,9 @@ function offline() {
     document.getElementById("main").before(mark);
   }
   const worker = document.body.dataset.sw && navigator.serviceWorker;
+  // Drawn before the worker took the page over (its first visit, or a worker gone): what the
+  // page loads next goes past the worker until it does (play_offline.js asks for it again).
+  if (worker && !worker.controller) root.dataset.drawnWithoutWorker = "";
   const keep = () => worker.ready.then((registration) => registration.active.postMessage({ keep: location.pathname }));
   const later = () => {
     // The outbox (a game page's saves kept while the link is down), loaded after the page too.

@@ -392,19 +392,22 @@ function warmSheet(module, keep) {
   else warm();
 }
 
-// A first visit: the page was drawn before the app's worker took it over, so offline play's
-// files went past it (its script, the rules and their runtime, the game's record). Once the
-// worker takes the page over, each is asked for again (from the browser's own cache mostly),
-// and the worker keeps a copy: the page loaded again with no link plays on.
+// A first visit: the page was drawn before the app's worker took it over (app.js marks it),
+// so offline play's files went past it (its script, the rules and their runtime, the game's
+// record). Once the worker takes the page over, each is asked for again (from the browser's
+// own cache mostly), and the worker keeps a copy: the page loaded again with no link plays
+// on. The worker may take over before the game's record came (a slow link): then at once.
 function keptByTheWorker() {
   const worker = navigator.serviceWorker;
-  if (!worker || worker.controller) return;
-  worker.addEventListener("controllerchange", () => {
+  if (!worker || document.documentElement.dataset.drawnWithoutWorker === undefined) return;
+  const askAgain = () => {
     const urls = data.urls || {};
     const files = [urls.play];
     if (kept()) files.push(...(urls.files || []), urls.script, urls.rules, urls.sheet, `/offline/play/${gameId}.json`);
     files.filter(Boolean).forEach((url) => fetch(url, { credentials: "same-origin" }).catch(() => {}));
-  }, { once: true });
+  };
+  if (worker.controller) askAgain();
+  else worker.addEventListener("controllerchange", askAgain, { once: true });
 }
 
 // The switch sits with the game's actions, under the entry, the sheet and the rules (a whole

@@ -13,6 +13,7 @@ import dataclasses
 import html
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -445,14 +446,16 @@ def test_the_page_loaded_again_offline_goes_on_where_the_phone_is(
     context.close()
 
 
+@pytest.mark.parametrize("slow_record", [False, True], ids=["record-first", "worker-first"])
 def test_a_first_visit_before_the_worker_then_loaded_again_offline(
-    browser, live_server, make_app, tmp_path
+    browser, live_server, make_app, tmp_path, slow_record
 ):
     """The game page drawn before the app's worker ever took it over (the worker and every
     copy gone, the page loaded again: the worker comes back only after the page is drawn, and
     offline play's script, rules and record went past it). Once the worker takes the page
     over, the phone asks for them again and the worker keeps them: the page loaded again with
-    no link plays on."""
+    no link plays on. With the game's record slow to come (a crowded server), the worker takes
+    the page over first: the phone asks again all the same."""
     app, game, page, errors = kept_on_the_phone(
         browser, live_server, make_app, profile=tmp_path / "profile"
     )
@@ -465,6 +468,13 @@ def test_a_first_visit_before_the_worker_then_loaded_again_offline(
           for (const name of await caches.keys()) await caches.delete(name);
         }"""
     )
+    if slow_record:
+
+        def slow(route):
+            time.sleep(6)  # longer than the worker's install and claim
+            route.continue_()
+
+        page.route(f"**/offline/play/{game}.json", slow, times=1)
     page.reload()
     assert page.evaluate("() => navigator.serviceWorker.controller") is None
     expect(page.locator(".keep-offline[data-ready]")).to_be_attached(timeout=120_000)
