@@ -28,7 +28,10 @@ its translations compiled) right after each row, so both see the same load: the 
 is the first checkout's hands per second over the second's. A save refused with 409 (the
 database stayed locked past its busy timeout) is counted in its own column, not as a save.
 The workers' CPU time per hand saved (user and system, from /proc) is the steadier figure on a
-shared machine: it does not count the time a worker waited for a core. ``idle %`` is the share
+shared machine: it does not count the time a worker waited for a core. ``client`` is this
+process's own CPU time per hand (the clients building requests and reading the answers): on 2
+shared cores, a checkout whose answers cost the clients more to read gets fewer hands a second
+for the same work of its own. ``idle %`` is the share
 of the machine's cores that nobody used meanwhile (/proc/stat): where it is well above zero the
 server was not held back by the CPU alone (its workers waited, for a lock or for the clients).
 The last column says how the clients' kept-alive connections fell between the workers at the
@@ -371,6 +374,7 @@ def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
         started_up.acquire()
     time.sleep(WARM_UP)
     cpu = server_cpu(pid)
+    own = time.process_time()
     idle = machine_times()
     counting.set()
     started = time.perf_counter()
@@ -378,6 +382,7 @@ def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
     counting.clear()
     elapsed = time.perf_counter() - started
     cpu = server_cpu(pid) - cpu
+    own = time.process_time() - own
     idle_after = machine_times()
     idle_share = (idle_after[0] - idle[0]) / max(idle_after[1] - idle[1], 1)
     load = os.getloadavg()[0]
@@ -393,6 +398,7 @@ def run(port: int, clients: int, seconds: float, loop, pid: int) -> dict:
     return {
         "hands/s": hands[0] / elapsed,
         "cpu/hand": cpu * 1000 / hands[0] if hands[0] else float("nan"),
+        "client/hand": own * 1000 / hands[0] if hands[0] else float("nan"),
         "requests": len(ms),
         "refused": refused[0],
         "p50": statistics.median(ms),
@@ -478,14 +484,14 @@ def main() -> None:
         f"gunicorn.conf.py), {args.seconds:.0f} s each, {os.cpu_count()} cores; 7-player Oh Hell"
     )
     print(f"{'database':<12}{'path':<7}{'checkout':<16}{'hands/s':>9}{'ratio':>7}{'p50 ms':>9}"
-          f"{'p95 ms':>9}{'p99 ms':>9}{'cpu ms/hand':>12}{'saves':>8}{'409':>6}"
+          f"{'p95 ms':>9}{'p99 ms':>9}{'cpu ms/hand':>12}{'client':>8}{'saves':>8}{'409':>6}"
           f"{'load':>6}{'idle %':>7}  connections per worker")  # fmt: skip
     for engine, path, root, found, first in rows:
         ratio = first["hands/s"] / found["hands/s"] if found["hands/s"] else float("nan")
         print(
             f"{engine:<12}{path:<7}{root.name[:15]:<16}{found['hands/s']:>9.1f}{ratio:>7.2f}"
             f"{found['p50']:>9.1f}{found['p95']:>9.1f}{found['p99']:>9.1f}{found['cpu/hand']:>12.2f}"
-            f"{found['requests']:>8}{found['refused']:>6}{found['load']:>6.1f}"
+            f"{found['client/hand']:>8.2f}{found['requests']:>8}{found['refused']:>6}{found['load']:>6.1f}"
             f"{found['idle']:>7.1f}  {found['connections']}"
         )
 
