@@ -30,6 +30,10 @@ from tests.test_offline_sheet import _unpacked
 from tests.test_offline_sheet import phone  # noqa: F401 (a fixture)
 from tests.test_offline_sheet import play_steps
 
+#: The phone's drawing against the server's templates: the same on any database (the SQLite
+#: pass only: in CI they were the slowest tests of the PostgreSQL pass, 22 to 33 s each).
+pytestmark = pytest.mark.once
+
 LANGUAGES = ["en", "bn"]
 
 
