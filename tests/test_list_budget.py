@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from scorekeeper.extensions import db
 from tests.conftest import login
 from tests.conftest import make_account
 from tests.conftest import new_token
 from tests.test_stats import build_history
 from tests.test_stats import counting
+from tests.test_stats import query_plan
 
 SHOWN = 6
 
@@ -104,14 +104,8 @@ def test_a_history_filtered_by_a_player_reads_their_games_not_every_game(app):
         (sql, args) for sql, args in seen if sql.startswith(("SELECT night.", "SELECT count(*)"))
     ]
     assert len(reads) == 2, [sql for sql, _args in seen]
-    with app.app_context():
-        connection = db.session.connection()
-        for sql, args in reads:
-            plan = [
-                row[-1] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", args)
-            ]
-            games = [line for line in plan if line.split()[1:2] == ["game"]]
-            assert games and all("PRIMARY KEY" in line for line in games), plan
-            assert any(line.startswith("SEARCH seat") and "player_id" in line for line in plan), (
-                plan
-            )
+    for sql, args in reads:
+        plan = query_plan(app, sql, args)
+        games = [line for line in plan if line.split()[1:2] == ["game"]]
+        assert games and all("PRIMARY KEY" in line for line in games), plan
+        assert any(line.startswith("SEARCH seat") and "player_id" in line for line in plan), plan

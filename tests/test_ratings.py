@@ -10,6 +10,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from tests.test_stats import counting
+from tests.test_stats import query_plan
 
 ONE_HAND = {"sequence": "up", "max_cards": 1}
 
@@ -257,18 +258,14 @@ def test_the_first_read_replays_the_unrated_games_a_chunk_at_a_time(app, api, ot
     same(served(other_api, game="oh_hell"), expected_ratings(other_api, many))
 
 
-def query_plan(app, api, path: str, marker: str) -> list[str]:
+def plan_of_read(app, api, path: str, marker: str) -> list[str]:
     """SQLite's plan of the one statement holding ``marker`` that ``GET path`` ran."""
-    from scorekeeper.extensions import db
-
     if not app.config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
         pytest.skip("SQLite's query plans")
     with counting(app, parameters=True) as seen:
         assert api.get(path).status_code == 200
     [(sql, args)] = [(sql, args) for sql, args in seen if marker in sql]
-    with app.app_context():
-        connection = db.session.connection()
-        return [row[-1] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", args)]
+    return query_plan(app, sql, args)
 
 
 def test_a_read_of_the_ratings_asks_for_unrated_games_on_their_own_index(app, api):
@@ -276,7 +273,7 @@ def test_a_read_of_the_ratings_asks_for_unrated_games_on_their_own_index(app, ap
     partial index of those games (nearly always empty), not by reading the account's every
     game (bench/ratings.py, 10,000 games: 5.9 ms a read, 0.01 ms on the index)."""
     one_hand_oh_hell(api, ["Ann"])
-    plan = query_plan(app, api, "/ratings", "standing IS NULL")
+    plan = plan_of_read(app, api, "/ratings", "standing IS NULL")
     assert len(plan) == 1 and plan[0].startswith("SEARCH game USING"), plan
     assert "INDEX ix_game_unrated (account_id=?)" in plan[0], plan
 
@@ -286,7 +283,7 @@ def test_a_player_s_ratings_are_read_from_their_own_steps(app, api):
     player, then scope), not from every step of the account."""
     one_hand_oh_hell(api, ["Ann"])
     player = next(p["id"] for p in api.get("/players").get_json()["players"] if p["name"] == "Ann")
-    plan = query_plan(app, api, f"/players/{player}/stats", "GROUP BY rating_step.scope")
+    plan = plan_of_read(app, api, f"/players/{player}/stats", "GROUP BY rating_step.scope")
     steps = [line for line in plan if line.startswith("SEARCH rating_step")]
     assert len(steps) == 2, plan
     assert all("ix_rating_step_player_scope (account_id=? AND player_id=?)" in line

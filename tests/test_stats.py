@@ -556,6 +556,13 @@ def counting(app, parameters: bool = False):
         event.remove(engine, "before_cursor_execute", hit)
 
 
+def query_plan(app, sql: str, args) -> list[str]:
+    """SQLite's plan of a statement ``counting(app, parameters=True)`` saw, a line a step."""
+    with app.app_context():
+        connection = db.session.connection()
+        return [row[-1] for row in connection.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}", args)]
+
+
 def queries_for(app, client, url: str) -> int:
     client.get(url)  # warm up (first-request work is not the page's)
     with counting(app) as seen:
