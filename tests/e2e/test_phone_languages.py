@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from scorekeeper.i18n import LANGUAGES
@@ -73,14 +74,24 @@ def assert_fits(page) -> None:
 
 
 def fonts_of(page, selector: str) -> list[dict]:
-    """The fonts Chromium drew the element's text with (DevTools' "Rendered fonts")."""
+    """The fonts Chromium drew the element's text with (DevTools' "Rendered fonts"). The
+    page's scripts may draw the element again between finding it and asking for its fonts
+    (the node is then gone): it is found again, a few times at most."""
     session = page.context.new_cdp_session(page)
     try:
         session.send("DOM.enable")
         session.send("CSS.enable")
-        root = session.send("DOM.getDocument")["root"]["nodeId"]
-        node = session.send("DOM.querySelector", {"nodeId": root, "selector": selector})
-        return session.send("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})["fonts"]
+        for attempt in range(5):
+            root = session.send("DOM.getDocument")["root"]["nodeId"]
+            node = session.send("DOM.querySelector", {"nodeId": root, "selector": selector})
+            try:
+                fonts = session.send("CSS.getPlatformFontsForNode", {"nodeId": node["nodeId"]})
+            except PlaywrightError as error:
+                if "Could not find node" not in error.message or attempt == 4:
+                    raise
+                page.wait_for_timeout(100)
+            else:
+                return fonts["fonts"]
     finally:
         session.detach()
 
