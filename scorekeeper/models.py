@@ -321,12 +321,15 @@ class Seat(db.Model):
     """A player's place at a game's table (0 = first seat, clockwise)."""
 
     __tablename__ = "seat"
+    # A player's seats with their games, read from the index alone (the history filtered by a
+    # player: ``services.nights``).
+    __table_args__ = (sa.Index("ix_seat_player_game", "player_id", "game_id"),)
 
     game_id: Mapped[int] = mapped_column(
         sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True
     )
     position: Mapped[int] = mapped_column(primary_key=True)
-    player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"), index=True)
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id"))
 
     player: Mapped[Player] = relationship(lazy="joined")
 

@@ -390,17 +390,36 @@ def _night_page(
     account: Account, player: str | None, kind: str | None, page: int, per_page: int
 ) -> tuple[list[Night], int]:
     """A page of the account's nights (those with a game matching the filters), newest
-    first, and how many there are in all: two queries, by the nights' account and date."""
-    query = sa.select(Night).where(Night.account_id == account.id)
-    if player or kind:
-        query = query.where(Night.id.in_(_nights_with(account, player, kind)))
-    pagination = db.paginate(
-        query.order_by(Night.date.desc(), Night.id.desc()),
-        page=page,
-        per_page=per_page,
-        error_out=False,
-    )
-    return pagination.items, pagination.total
+    first, and how many there are in all, by the nights' account and date.
+
+    Unfiltered: the page, then the count (two reads of the nights' index). Filtered: one
+    read, whose rows each carry the count of every matching night (a window over the same
+    rows), so that the matching nights are found from the player's seats or the games once,
+    not once for the page and again for the count (``bench/nights.py``, 10,000 games, the page
+    filtered by a player: two reads of 4.5 ms each before, one of 2.9 ms). A window would
+    cost the unfiltered page more than its count does: every night's row read, not the first
+    few (0.7 ms against 0.1 at 200 nights). A page past the last one counts them apart."""
+    page, per_page = max(page, 1), per_page if per_page >= 1 else 20
+    matching = sa.select(Night).where(Night.account_id == account.id)
+    ordered = (Night.date.desc(), Night.id.desc())
+    start = (page - 1) * per_page
+    if not (player or kind):
+        found = db.session.scalars(matching.order_by(*ordered).limit(per_page).offset(start))
+        return list(found), _count(matching)
+    matching = matching.where(Night.id.in_(_nights_with(account, player, kind)))
+    rows = db.session.execute(
+        matching.add_columns(sa.func.count().over().label("total"))
+        .order_by(*ordered)
+        .limit(per_page)
+        .offset(start)
+    ).all()
+    if rows:
+        return [row.Night for row in rows], rows[0].total
+    return [], 0 if page == 1 else _count(matching)
+
+
+def _count(query: sa.Select) -> int:
+    return db.session.scalar(sa.select(sa.func.count()).select_from(query.subquery()))
 
 
 def list_night_answers(
