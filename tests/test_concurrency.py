@@ -8,6 +8,7 @@ import pytest
 from scorekeeper.errors import Refusal
 from scorekeeper.extensions import db
 from scorekeeper.models import Account
+from scorekeeper.models import Game
 from scorekeeper.services import games
 from tests.conftest import Api
 from tests.pages import game_id
@@ -79,3 +80,48 @@ def test_a_pitch_hand_sent_twice_is_recorded_once(app, table, api):
     assert resent.status_code == 409
     assert resent.get_json()["errors"][0]["code"] == "not_next_hand"
     assert len(api.get(f"/games/{game}").get_json()["hands"]) == 1
+
+
+def test_a_next_hand_recorded_after_another_phone_corrected_one_meets_a_conflict(
+    app, api, account, other_phone
+):
+    """The stale copy's next hand is still the next one, only the game's version moved (a
+    correction of hand 1 on another phone): the game's row, written by its own UPDATE
+    (results.store), is checked against the version read, and nothing of the save is kept."""
+    game_id_ = new_oh_hell(api)
+    assert api.post(f"/games/{game_id_}/hands", {**HAND, "number": 1}).status_code == 201
+    with app.app_context():
+        acct = db.session.get(Account, account.id)
+        stale = games.get_game(acct, game_id_)
+        read_at = stale.version
+        corrected = {"bids": {"Ann": 0, "Ben": 1, "Cy": 0}, "tricks": {"Ann": 0, "Ben": 1, "Cy": 0}}
+        assert other_phone.patch(f"/games/{game_id_}/hands/1", corrected).status_code == 200
+        second = {"bids": {"Ann": 2, "Ben": 0, "Cy": 0}, "tricks": {"Ann": 2, "Ben": 0, "Cy": 0}}
+        with pytest.raises(Refusal) as refused:
+            games.record_hand(stale, second)
+        assert (refused.value.status, refused.value.code) == (409, "conflict")
+    state = api.get(f"/games/{game_id_}").get_json()
+    assert len(state["hands"]) == 1 and state["hands"][0]["input"]["bids"] == corrected["bids"]
+    assert state["totals"] == {"Ann": 10, "Ben": 11, "Cy": 10}
+    with app.app_context():
+        assert db.session.get(Game, game_id_).version == read_at + 1  # the correction's only
+    # The game goes on from the other phone's version: the same hand is taken now.
+    assert api.post(f"/games/{game_id_}/hands", {**second, "number": 2}).status_code == 201
+
+
+def test_each_save_moves_the_games_version_by_one(app, api):
+    game_id_ = new_oh_hell(api)
+
+    def version() -> int:
+        with app.app_context():
+            return db.session.get(Game, game_id_).version
+
+    versions = [version()]
+    for number in (1, 2):
+        hand = {
+            "bids": {"Ann": number, "Ben": 0, "Cy": 0},
+            "tricks": {"Ann": number, "Ben": 0, "Cy": 0},
+        }
+        assert api.post(f"/games/{game_id_}/hands", {**hand, "number": number}).status_code == 201
+        versions.append(version())
+    assert versions == [versions[0], versions[0] + 1, versions[0] + 2]

@@ -301,16 +301,22 @@ def _after_flush(session: Session, _context: object) -> None:
     this process of the commit (NOTIFY) before the request gets to it."""
     from scorekeeper.models import Game
 
-    changed = _changed_games(session)
     later = _told_later()
     for item in (*session.dirty, *session.new):
         if isinstance(item, Game) and item.id is not None:
-            changed[item.id] = item
-            if later:
-                held = session.info.setdefault(HELD, [])
-                if (item.id, item.version) not in held:
-                    HUB.hold(item.id, item.version)
-                    held.append((item.id, item.version))
+            note_changed(session, item, later)
+
+
+def note_changed(session: Session, game: Any, later: bool | None = None) -> None:
+    """Note ``game`` (as it is now, its new version) as changed by ``session``: told to this
+    process's streams once the session commits (a flush notes the games it wrote; a game
+    written by a statement of its own, ``results.store``, is noted by its writer)."""
+    _changed_games(session)[game.id] = game
+    if later if later is not None else _told_later():
+        held = session.info.setdefault(HELD, [])
+        if (game.id, game.version) not in held:
+            HUB.hold(game.id, game.version)
+            held.append((game.id, game.version))
 
 
 #: Where a request keeps the changes it committed, told at its end (``services.live``).

@@ -661,14 +661,16 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
         game.hands.append(row)
     else:  # the kept tally holds the record: the hands stored are not read
         row = HandRow(expected, {}, new=True)
-    game.draft = None  # what the phones entered for this hand is in it now (services.seats)
+    if game.draft is not None:  # what the phones entered for this hand is in it now
+        game.draft = None  # (services.seats); set only then: the game's row is written apart
+        # when nothing else of it changed (results.store)
     # Two phones sending the same hand: the second finds the game changed under it.
     return _save(
         game,
         setup,
         state,
         expected,
-        conflict=functools.partial(_already_recorded, game.plugin.rules, expected),
+        conflict=functools.partial(_already_recorded, game.id, game.plugin.rules, expected),
         folded=folded,
         rows=[row],
     )
@@ -694,9 +696,18 @@ def _hand_row(game: Game, number: int) -> HandEntry:
     ).one()
 
 
-def _already_recorded(rules, number: int) -> Refusal:
-    """``_not_next`` for hand ``number`` when the game holds it already: worded only when a
-    save meets it (a concurrent save of the same hand), not for every save."""
+def _already_recorded(game_id: int, rules, number: int) -> Refusal:
+    """A save of hand ``number`` that met a concurrent change: ``_not_next`` when the game
+    holds that hand now (another phone saved it), else the plain conflict (another phone
+    changed the game otherwise, say corrected an earlier hand). Worded only when a save meets
+    it, after its rollback, not for every save."""
+    held = db.session.scalar(
+        sa.select(sa.func.count())
+        .select_from(HandEntry)
+        .where(HandEntry.game_id == game_id, HandEntry.number == number)
+    )
+    if not held:
+        return Refusal("conflict", CONFLICT)
     return Refusal("not_next_hand", rules.phrase("already_recorded", number=number), "number")
 
 

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.extensions import db
 from scorekeeper.games import GamePlugin
@@ -32,6 +34,7 @@ from scorekeeper.models import PlayerStat
 from scorekeeper.models import Seat
 from scorekeeper.models import utcnow
 from scorekeeper.services import bulk
+from scorekeeper.services import events
 from scorekeeper.services import ratings
 
 #: Figures every game has, besides its own facts. ``best`` is a maximum, not a sum.
@@ -250,7 +253,7 @@ def store(
     was derived (``base``: as ``derive`` takes it).
 
     ``seats_before`` are the players' ids by seat before a change of the table (the old
-    tally is taken away from them). Statements: the game's UPDATE (at flush), hand results
+    tally is taken away from them). Statements: the game's UPDATE (``_write_copies``), hand results
     (a DELETE only where old rows may differ, then one INSERT), one upsert of statistics.
     """
     was_finished = game.status == "finished"
@@ -259,25 +262,26 @@ def store(
     status = status_of(state, game)
     members = game.members
     derived = derive(plugin, setup, state, status, first, members, base)
+    sides = None
     if state.changes:
         teams = plugin.rules.team_seats(setup.options, len(setup.players)) is not None
-        game.side_seats = side_seats(state, members, teams)
-    else:
-        game.side_seats = None
-
-    game.status = status
-    game.totals = derived.totals
-    game.winners = derived.winners
-    game.hand_count = len(state.hands)
-    game.tally = derived.tally
-    game.standing = derived.standing
-    game.updated_at = utcnow()
-    if state.finished and not was_finished:
-        game.finished_at = game.updated_at
-        game.locked = True
-    elif not state.finished:
-        game.finished_at = None
-        game.locked = False
+        sides = side_seats(state, members, teams)
+    now = utcnow()
+    copies = {
+        "status": status,
+        "totals": derived.totals,
+        "winners": derived.winners,
+        "hand_count": len(state.hands),
+        "tally": derived.tally,
+        "standing": derived.standing,
+        "side_seats": sides,
+        "updated_at": now,
+        "finished_at": now if state.finished and not was_finished else game.finished_at,
+        "locked": True if state.finished and not was_finished else game.locked,
+    }
+    if not state.finished:
+        copies["finished_at"], copies["locked"] = None, False
+    _write_copies(game, copies)
 
     old_scored = old_tally[0].get(HANDS, 0) if old_tally else 0
     if game.id is not None and (was_finished or first <= old_scored):
@@ -306,6 +310,46 @@ def store(
         game_id=game.id,
     )
     return derived
+
+
+def _write_copies(game: Game, copies: dict) -> None:
+    """The game's row given its new ``copies`` (and its next version). A stored game with no
+    other change pending is written by one UPDATE of its own, checked against the version it
+    was read at (a stale one: ``StaleDataError``, as the session's flush raises it), and the
+    object takes the values as written. The session's flush of one changed game (its unit of
+    work: the game's relationships sorted and walked) took 1.3 ms of a 10 ms save through the
+    API, the UPDATE itself 0.07 ms; written apart, an API save executes 7% fewer instructions
+    (bench/instructions.py: 19.2 against 20.8 million). Any other game (new, or with another
+    change pending) goes through the session."""
+    state = sa.inspect(game)
+    if not state.persistent or state.modified:
+        for key, value in copies.items():
+            setattr(game, key, value)
+        return
+    version = game.version
+    written = db.session.execute(_UPDATE_COPIES, {**copies, "p_id": game.id, "p_version": version})
+    if written.rowcount != 1:
+        raise StaleDataError()  # caught by the save: a conflict (409), nothing written
+    for key, value in copies.items():
+        set_committed_value(game, key, value)
+    set_committed_value(game, "version", version + 1)
+    events.note_changed(db.session, game)
+
+
+#: The columns of a game that ``store`` rewrites (``_write_copies``).
+COPIES = (
+    "status", "totals", "winners", "hand_count", "tally", "standing", "side_seats",
+    "updated_at", "finished_at", "locked",
+)  # fmt: skip
+_COLUMNS = Game.__table__.c
+_UPDATE_COPIES = (
+    sa.update(Game.__table__)
+    .where(_COLUMNS.id == sa.bindparam("p_id"), _COLUMNS.version == sa.bindparam("p_version"))
+    .values(
+        {key: sa.bindparam(key, type_=_COLUMNS[key].type) for key in COPIES}
+        | {"version": _COLUMNS.version + 1}
+    )
+)
 
 
 def apply_tally(
