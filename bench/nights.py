@@ -40,7 +40,9 @@ URLS = [
     "/nights/",
     "/nights/?page=10",
     "/nights/?player=Ann&game=oh_hell",
+    "/nights/?player=Ann",
     "/api/v1/nights",
+    "/api/v1/nights?player=Ann",
     "/games/",
     "/api/v1/games",
 ]
