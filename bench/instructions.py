@@ -21,7 +21,14 @@ instructions per request and per hand, and the ratio of the checkouts. Needs val
 header (``callgrind.h``, Debian's valgrind package) and gcc, for the switch that starts the
 count (a 2-function library built in a temporary folder).
 
-    .venv/bin/python bench/instructions.py [--saves 20] [--paths api pages]
+``--server`` counts inside gunicorn instead: one worker (the checkout's own gunicorn.conf.py,
+its worker class) under valgrind, the load bench's client sending the same requests over a
+kept-alive connection, so that the server's HTTP handling is counted too. The count starts
+after a request saying ``X-Count: start`` is answered and stops before one saying ``stop``
+(gunicorn's request hooks, in a config file of the bench's own that reads the checkout's).
+Slower (about half a second a save under valgrind), as repeatable.
+
+    .venv/bin/python bench/instructions.py [--saves 20] [--paths api pages] [--server]
         [--root CHECKOUT] [--against OTHER_CHECKOUT]
 """
 
@@ -30,18 +37,22 @@ from __future__ import annotations
 import argparse
 import base64
 import ctypes
+import http.client
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from urllib.parse import urlencode
 
 HERE = Path(__file__).resolve().parent
 
 PASSWORD = "bench password"
+#: Requests made before the count starts (the first ones fill the caches a worker keeps).
+WARM_UP = 4
 SWITCH = """#include <valgrind/callgrind.h>
 void count_start(void) { CALLGRIND_START_INSTRUMENTATION; CALLGRIND_ZERO_STATS; }
 void count_stop(void) { CALLGRIND_STOP_INSTRUMENTATION; }
@@ -140,7 +151,7 @@ def child(root: str, path: str, saves: int, switch: str) -> None:
             html = unpacked(answer)
             made += prefix == "trick"
 
-    for _ in range(4):  # warm up: the first saves fill the caches a worker keeps
+    for _ in range(WARM_UP):  # the first saves fill the caches a worker keeps
         step()
     counter.count_start()
     for _ in range(saves):
@@ -148,12 +159,14 @@ def child(root: str, path: str, saves: int, switch: str) -> None:
     counter.count_stop()
 
 
-def counted(out: Path) -> int:
+def counted(out: Path, missing: int | None = None) -> int:
     """The instructions of a callgrind output file (its ``totals`` line: what was collected
-    while the count was on)."""
+    while the count was on); ``missing`` for a file without one (else an error)."""
     for line in out.read_text().splitlines():
         if line.startswith("totals:"):
             return int(line.split()[1])
+    if missing is not None:
+        return missing
     raise RuntimeError(f"no count in {out}")
 
 
@@ -170,12 +183,77 @@ def measure(root: Path, path: str, saves: int, switch: Path, folder: Path) -> in
     return counted(out)
 
 
+#: The gunicorn config of ``--server``: the checkout's own, with the hooks that start and
+#: stop the count around the requests between ``X-Count: start`` and ``X-Count: stop``.
+HOOKS = """import ctypes
+import os
+
+__file__ = os.path.abspath("gunicorn.conf.py")
+exec(compile(open(__file__).read(), __file__, "exec"))
+_switch = ctypes.CDLL({switch!r})
+
+
+def _said(req):
+    return dict(req.headers).get("X-COUNT")
+
+
+def post_request(worker, req, environ, resp):
+    if _said(req) == "start":
+        _switch.count_start()
+
+
+def pre_request(worker, req):
+    if _said(req) == "stop":
+        _switch.count_stop()
+"""
+
+
+def measure_server(root: Path, path: str, saves: int, switch: Path, folder: Path) -> int:
+    """``saves`` requests counted inside one gunicorn worker of ``root`` (``--server``)."""
+    sys.path.insert(0, str(HERE))
+    import load  # the load bench's server, client and loops: the same requests
+
+    config = folder / "gunicorn-hooks.py"
+    config.write_text(HOOKS.format(switch=str(switch)))
+    out = folder / f"callgrind-{root.name}-{path}-server"
+    wrapper = ("valgrind", "--tool=callgrind", "--instr-atstart=no",
+               f"--callgrind-out-file={out}.%p")  # fmt: skip
+    os.environ["PYTHONHASHSEED"] = "0"  # as the in-process count runs (the server's env)
+    server = load.Server(None, 1, root, workers=1, wrapper=wrapper, config=str(config))
+    done = threading.Event()
+    seen = [0]
+
+    def tell(word: str) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=300)
+        connection.request("GET", "/api/v1/count", headers={"X-Count": word})
+        connection.getresponse().read()
+        connection.close()
+
+    def record(_elapsed: float, _hand: float, refused_: bool = False) -> None:
+        assert not refused_, "a save was refused"
+        seen[0] += 1
+        if seen[0] == WARM_UP:
+            tell("start")
+        elif seen[0] == WARM_UP + saves:
+            tell("stop")
+            done.set()
+
+    loop = load.api_loop if path == "api" else load.pages_loop
+    try:
+        loop(load.Client(server.port, 0), done, record, lambda: None)
+    finally:
+        server.stop()
+    # A file per process: the master's counted nothing (it never turns the count on).
+    return sum(counted(file, missing=0) for file in folder.glob(f"{out.name}.*"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--saves", type=int, default=20)
     parser.add_argument("--paths", nargs="+", choices=["api", "pages"], default=["api", "pages"])
     parser.add_argument("--root", default=str(HERE.parent))
     parser.add_argument("--against", help="a second checkout, measured the same way")
+    parser.add_argument("--server", action="store_true", help="count inside gunicorn")
     parser.add_argument("--child", choices=["api", "pages"], help=argparse.SUPPRESS)
     parser.add_argument("--switch", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -189,16 +267,19 @@ def main() -> None:
         switch = folder / "switch.so"
         subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(switch),
                         str(folder / "switch.c")], check=True)  # fmt: skip
+        where = "inside gunicorn (one worker)" if args.server else "in one process"
         print(
             f"Scorekeeper: instructions the server executes for a save (valgrind, callgrind), "
-            f"{args.saves} requests counted after 4 to warm up; 7-player Oh Hell, SQLite"
+            f"{where}, {args.saves} requests counted after {WARM_UP} to warm up; 7-player Oh "
+            f"Hell, SQLite"
         )
+        count = measure_server if args.server else measure
         print(f"{'path':<7}{'checkout':<28}{'per request':>14}{'per hand':>14}{'ratio':>8}")
         for path in args.paths:
             per_hand = 1 if path == "api" else 2  # the pages: bids, then tricks
             first = None
             for root in roots:
-                each = measure(root, path, args.saves, switch, folder) / args.saves
+                each = count(root, path, args.saves, switch, folder) / args.saves
                 first = first or each
                 print(f"{path:<7}{root.name:<28}{each:>14,.0f}{each * per_hand:>14,.0f}"
                       f"{each / first:>8.2f}")  # fmt: skip

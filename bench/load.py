@@ -98,7 +98,17 @@ def quantile(values: list[float], q: float) -> float:
 class Server:
     """gunicorn with 2 workers on a fresh database, and the accounts of the clients."""
 
-    def __init__(self, uri: str | None, clients: int, root: Path = ROOT) -> None:
+    def __init__(
+        self,
+        uri: str | None,
+        clients: int,
+        root: Path = ROOT,
+        workers: int = 2,
+        wrapper: tuple[str, ...] = (),
+        config: str | None = None,
+    ) -> None:
+        """``wrapper``: a command gunicorn runs under (valgrind); ``config``: a gunicorn
+        config file in place of the checkout's own."""
         self.root = root
         self.folder = tempfile.mkdtemp(prefix="scorekeeper-load-")
         self.port = free_port()
@@ -117,11 +127,11 @@ class Server:
                        check=True, capture_output=True)  # fmt: skip
         self._accounts(clients)
         self.process = subprocess.Popen(
-            [str(BIN / "gunicorn"), "--workers", "2", "--bind", f"127.0.0.1:{self.port}",
-             "app:app"],
+            [*wrapper, str(BIN / "gunicorn"), *(["-c", config] if config else []),
+             "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}", "app:app"],
             cwd=root, env=self.env, stdout=subprocess.DEVNULL, stderr=LOG,
         )  # fmt: skip
-        for _ in range(200):
+        for _ in range(600 if wrapper else 200):
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
                 return
