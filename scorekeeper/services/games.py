@@ -661,9 +661,10 @@ def record_hand(game: Game, entry: object, number: object = None) -> Played:
         game.hands.append(row)
     else:  # the kept tally holds the record: the hands stored are not read
         row = HandRow(expected, {}, new=True)
-    if game.draft is not None:  # what the phones entered for this hand is in it now
-        game.draft = None  # (services.seats); set only then: the game's row is written apart
-        # when nothing else of it changed (results.store)
+    # What the phones entered for this hand is in it now (services.seats). Cleared only when
+    # there is one: a game with no other change has its row written apart (results.store).
+    if game.draft is not None:
+        game.draft = None
     # Two phones sending the same hand: the second finds the game changed under it.
     return _save(
         game,
@@ -701,12 +702,8 @@ def _already_recorded(game_id: int, rules, number: int) -> Refusal:
     holds that hand now (another phone saved it), else the plain conflict (another phone
     changed the game otherwise, say corrected an earlier hand). Worded only when a save meets
     it, after its rollback, not for every save."""
-    held = db.session.scalar(
-        sa.select(sa.func.count())
-        .select_from(HandEntry)
-        .where(HandEntry.game_id == game_id, HandEntry.number == number)
-    )
-    if not held:
+    held = db.session.execute(_row_statements()[0], {"p_game": game_id, "p_number": number})
+    if held.first() is None:
         return Refusal("conflict", CONFLICT)
     return Refusal("not_next_hand", rules.phrase("already_recorded", number=number), "number")
 

@@ -253,8 +253,9 @@ def store(
     was derived (``base``: as ``derive`` takes it).
 
     ``seats_before`` are the players' ids by seat before a change of the table (the old
-    tally is taken away from them). Statements: the game's UPDATE (``_write_copies``), hand results
-    (a DELETE only where old rows may differ, then one INSERT), one upsert of statistics.
+    tally is taken away from them). Statements: the game's UPDATE (``_write_copies``), hand
+    results (a DELETE only where old rows may differ, then one INSERT), one upsert of
+    statistics.
     """
     was_finished = game.status == "finished"
     before = (game.finished_at if was_finished else None, game.standing)
@@ -267,6 +268,12 @@ def store(
         teams = plugin.rules.team_seats(setup.options, len(setup.players)) is not None
         sides = side_seats(state, members, teams)
     now = utcnow()
+    if not state.finished:
+        finished_at, locked = None, False
+    elif was_finished:
+        finished_at, locked = game.finished_at, game.locked
+    else:
+        finished_at, locked = now, True
     copies = {
         "status": status,
         "totals": derived.totals,
@@ -276,11 +283,9 @@ def store(
         "standing": derived.standing,
         "side_seats": sides,
         "updated_at": now,
-        "finished_at": now if state.finished and not was_finished else game.finished_at,
-        "locked": True if state.finished and not was_finished else game.locked,
+        "finished_at": finished_at,
+        "locked": locked,
     }
-    if not state.finished:
-        copies["finished_at"], copies["locked"] = None, False
     _write_copies(game, copies)
 
     old_scored = old_tally[0].get(HANDS, 0) if old_tally else 0
