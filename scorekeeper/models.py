@@ -203,7 +203,37 @@ def side_names(
     return GAMES[kind].rules.sides(members[:table_size], options)
 
 
-class Game(db.Model):
+class GameCopies:
+    """What a game's stored copies say of it, read alike from a ``Game`` and from a line of
+    those copies alone (``services.nights.GameLine``: a history list's games, read without
+    their seats' and hands' rows). Needs ``kind``, ``options``, ``members``, ``table_size``,
+    ``side_seats``, ``totals`` and ``winners``."""
+
+    @property
+    def plugin(self) -> GamePlugin:
+        return GAMES[self.kind]
+
+    @property
+    def players(self) -> list[str]:
+        """The names of the table the game started with, in seat order."""
+        return self.members[: self.table_size]
+
+    @property
+    def sides(self) -> list[str]:
+        """Who scores: the players, or the teams by their players' names."""
+        return side_names(self.kind, self.members, self.table_size, self.options, self.side_seats)
+
+    @property
+    def totals_by_side(self) -> dict[str, int]:
+        return dict(zip(self.sides, self.totals, strict=True))
+
+    @property
+    def winner_names(self) -> list[str]:
+        sides = self.sides
+        return [sides[index] for index in self.winners]
+
+
+class Game(GameCopies, db.Model):
     """One game: which card game, its options and seats. The hands hold what was entered.
 
     ``status``, ``totals`` (by side: the seats, or the teams), ``winners`` (side numbers),
@@ -287,34 +317,10 @@ class Game(db.Model):
     side_seats: Mapped[list | None] = mapped_column(JSONType, default=None)
 
     @property
-    def plugin(self) -> GamePlugin:
-        return GAMES[self.kind]
-
-    @property
-    def players(self) -> list[str]:
-        """The names of the table the game started with, in seat order (the seats must be
-        loaded)."""
-        return self.members[: self.table_size]
-
-    @property
     def members(self) -> list[str]:
         """Everyone who has been at the table: the starting seats, then who came later (what
-        is stored is keyed by these positions)."""
+        is stored is keyed by these positions; the seats must be loaded)."""
         return [seat.player.name for seat in self.seats]
-
-    @property
-    def sides(self) -> list[str]:
-        """Who scores: the players, or the teams by their players' names."""
-        return side_names(self.kind, self.members, self.table_size, self.options, self.side_seats)
-
-    @property
-    def totals_by_side(self) -> dict[str, int]:
-        return dict(zip(self.sides, self.totals, strict=True))
-
-    @property
-    def winner_names(self) -> list[str]:
-        sides = self.sides
-        return [sides[index] for index in self.winners]
 
 
 class Seat(db.Model):

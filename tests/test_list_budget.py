@@ -141,3 +141,47 @@ def test_the_count_of_filtered_nights_is_the_same_on_every_page_and_past_the_las
             assert len(shown) == len(set(shown)) == expected
             dates = [db.session.get(Night, night).date for night in shown]
             assert dates == sorted(dates, reverse=True)
+
+
+def test_a_list_reads_each_game_from_its_stored_copies_as_the_game_itself_reads(app, api):
+    """The history lists read their games as lines of stored copies and names
+    (``nights.game_lines``), not as games with their seats: each line says what the game
+    itself says of its table, sides, totals and winners: teams (Pitch in partnerships), the
+    lowest score winning (a score pad), a table that changed (a joiner, a substitute, a
+    leaver), a game still in play."""
+    from tests.test_api_table_changes import opened
+    from tests.test_play_again import finished_oh_hell
+    from tests.test_play_again import finished_pitch
+    from tests.test_play_again import finished_score_pad
+
+    changed = opened(api)
+    for change in (
+        {"kind": "join", "player": "Eve", "after": "Ann", "score": "average"},
+        {"kind": "substitute", "player": "Dee", "by": "Gus"},
+        {"kind": "leave", "player": "Ann"},
+    ):
+        assert api.post(f"/games/{changed}/changes", change).status_code == 201, change
+    ids = [
+        finished_pitch(api)["id"],
+        finished_score_pad(api)["id"],
+        finished_oh_hell(api)["id"],
+        changed,
+    ]
+    with app.app_context():
+        lines = nights.game_lines(sa.select(*nights.BRIEF_COLUMNS).where(Game.id.in_(ids)))
+        assert sorted(line.id for line in lines) == sorted(ids)
+        for line in lines:
+            game = db.session.get(Game, line.id)
+            assert line.members == game.members, line.kind
+            assert line.players == game.players
+            assert line.sides == game.sides
+            assert line.totals_by_side == game.totals_by_side
+            assert line.winner_names == game.winner_names
+            assert nights.standings(line) == nights.standings(game)
+            assert line.plugin is game.plugin
+        by_kind = {line.kind: line for line in lines if line.id != changed}
+        assert by_kind["pitch"].winner_names == ["Ann & Cy"]
+        assert [each["side"] for each in nights.standings(by_kind["score_pad"])][0] == "Cy"
+        (table,) = [line for line in lines if line.id == changed]
+        assert table.members == ["Ann", "Ben", "Cy", "Dee", "Eve", "Gus"]
+        assert table.status == "in_progress" and table.winner_names == []
