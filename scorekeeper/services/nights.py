@@ -405,23 +405,31 @@ def list_nights(
 
 def game_lines(matching: sa.Select) -> list[GameLine]:
     """The games of ``matching`` (a SELECT of ``BRIEF_COLUMNS``) in play order, each with its
-    players' names in seat order: two statements, whatever the number of games. Read as
-    whole games with their seats, the 60 games of a history page (10,000 games in all) took
-    about 45% of the page's time (``bench/nights.py``)."""
+    players' names in seat order: two statements (one more for each ``NAMES_AT_ONCE`` games
+    past the first). Read as whole games with their seats, the 60 games of a history page
+    (10,000 games in all) took about 45% of the page's time (``bench/nights.py``)."""
     lines = [
         GameLine(**row._mapping)
         for row in db.session.execute(matching.order_by(Game.created_at, Game.id))
     ]
-    if lines:
-        by_id = {line.id: line for line in lines}
+    by_id = {line.id: line for line in lines}
+    ids = list(by_id)
+    # By the games' ids (not by ``matching`` again: its window over the nights' every game
+    # took as long as the games' own read), a few hundred at a time.
+    for start in range(0, len(ids), NAMES_AT_ONCE):
         for game_id, name in db.session.execute(
             sa.select(Seat.game_id, Player.name)
             .join(Player, Player.id == Seat.player_id)
-            .where(Seat.game_id.in_(matching.with_only_columns(Game.id)))
+            .where(Seat.game_id.in_(ids[start : start + NAMES_AT_ONCE]))
             .order_by(Seat.game_id, Seat.position)
         ):
             by_id[game_id].members.append(name)
     return lines
+
+
+#: How many games' names ``game_lines`` asks for in one statement (SQLite takes at most 32,766
+#: parameters in one; the first page of a history of large nights lists hundreds of games).
+NAMES_AT_ONCE = 500
 
 
 def _night_page(
