@@ -143,12 +143,16 @@ def test_the_count_of_filtered_nights_is_the_same_on_every_page_and_past_the_las
             assert dates == sorted(dates, reverse=True)
 
 
-def test_a_list_reads_each_game_from_its_stored_copies_as_the_game_itself_reads(app, api):
+def test_a_list_reads_each_game_from_its_stored_copies_as_the_game_itself_reads(
+    app, api, monkeypatch
+):
     """The history lists read their games as lines of stored copies and names
     (``nights.game_lines``), not as games with their seats: each line says what the game
     itself says of its table, sides, totals and winners: teams (Pitch in partnerships), the
     lowest score winning (a score pad), a table that changed (a joiner, a substitute, a
-    leaver), a game still in play."""
+    leaver), a game still in play. The names come a few games at a time (here 3: two
+    statements for the four games)."""
+    monkeypatch.setattr(nights, "NAMES_AT_ONCE", 3)
     from tests.test_api_table_changes import opened
     from tests.test_play_again import finished_oh_hell
     from tests.test_play_again import finished_pitch
@@ -167,8 +171,9 @@ def test_a_list_reads_each_game_from_its_stored_copies_as_the_game_itself_reads(
         finished_oh_hell(api)["id"],
         changed,
     ]
-    with app.app_context():
+    with app.app_context(), counting(app) as seen:
         lines = nights.game_lines(sa.select(*nights.BRIEF_COLUMNS).where(Game.id.in_(ids)))
+        assert len(seen) == 3, seen  # the games, then their names in two statements
         assert sorted(line.id for line in lines) == sorted(ids)
         for line in lines:
             game = db.session.get(Game, line.id)
