@@ -52,6 +52,19 @@ def browser():
 
 
 @pytest.fixture
+def patient_expect():
+    """Playwright's assertions given as long as the pages' own timeout (20 s, not 5 s), for
+    the modules that ask for it (``pytestmark = pytest.mark.usefixtures("patient_expect")``):
+    their steps are slow on a busy CI machine (the phone's rules in Pyodide, a link flipped
+    a hundred times with a service worker in between), not wrong."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+@pytest.fixture
 def live_server(make_app):
     """The app served over HTTP on a free local port, with CSRF on as in production."""
     # A page's event stream lasts as in production (not the test client's 1 s): a phone does

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
@@ -18,6 +19,8 @@ from tests.e2e.test_phone_play_offline import kept_on_the_phone
 from tests.e2e.test_phone_play_offline import play_hand
 from tests.e2e.test_phone_play_offline import server_state
 from tests.e2e.test_phone_play_offline import tap
+
+pytestmark = pytest.mark.usefixtures("patient_expect")
 
 
 def version_of(app, game: int) -> int:

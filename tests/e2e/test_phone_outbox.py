@@ -33,14 +33,7 @@ from tests.browser import wait_until
 from tests.conftest import make_account
 from tests.replay_check import check_database
 
-
-@pytest.fixture(autouse=True)
-def patient_expect():
-    """These runs flip the link a hundred times with a service worker in between: on a busy
-    CI machine an answer may take longer than Playwright's 5 s, as the context's 20 s allow."""
-    expect.set_options(timeout=20_000)
-    yield
-    expect.set_options(timeout=5_000)
+pytestmark = pytest.mark.usefixtures("patient_expect")
 
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]

@@ -35,6 +35,8 @@ from tests.conftest import make_account
 from tests.test_languages_flows import said
 from tests.test_languages_flows import written
 
+pytestmark = pytest.mark.usefixtures("patient_expect")
+
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 #: A total as written in its place (its label and the last hand's change aside).
 TOTAL = """(place) => [...place.childNodes].filter((node) => node.nodeType === 3)

@@ -18,6 +18,8 @@ from tests.e2e.test_phone_play_offline import back_online
 from tests.e2e.test_phone_play_offline import kept_on_the_phone
 from tests.e2e.test_phone_play_offline import server_state
 
+pytestmark = pytest.mark.usefixtures("patient_expect")
+
 FOUR = ["Ann", "Ben", "Cy", "Dee"]
 
 

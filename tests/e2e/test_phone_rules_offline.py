@@ -35,6 +35,8 @@ from tests.games.spades import test_rules_spades as spades
 from tests.games.wizard import test_rules_wizard as wizard
 from tests.live import serving
 
+pytestmark = pytest.mark.usefixtures("patient_expect")
+
 #: Records per game and run: enough to reach deep states and every kind of refusal, small
 #: enough for the browser (about 20 ms a record in the phone).
 EXAMPLES = 25

@@ -21,13 +21,7 @@ from tests.browser import sign_up
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
 
 
-@pytest.fixture(autouse=True)
-def patient_expect():
-    """Five browser contexts and a live server on two cores: on a busy CI machine a phone may
-    take longer than Playwright's 5 s to show a change pushed to it."""
-    expect.set_options(timeout=20_000)
-    yield
-    expect.set_options(timeout=5_000)
+pytestmark = pytest.mark.usefixtures("patient_expect")
 
 
 def bid(page, value: int) -> None:

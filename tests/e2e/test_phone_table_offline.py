@@ -9,6 +9,7 @@ every hand and change in order, the server replays them, and its game is the pho
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
@@ -18,6 +19,8 @@ from tests.e2e.test_phone_play_offline import back_online
 from tests.e2e.test_phone_play_offline import kept_on_the_phone
 from tests.e2e.test_phone_play_offline import play_hand
 from tests.e2e.test_phone_play_offline import server_state
+
+pytestmark = pytest.mark.usefixtures("patient_expect")
 
 FIVE = ["Ann", "Ben", "Cy", "Dee", "Eve"]
 
