@@ -8,7 +8,10 @@ statements of each request:
   statistics (API, and the page with the rating chart), head to head of two players, a
   night's recap (API and page): median and p95;
 - re-rating after a correction of the oldest finished game (every later game rated again):
-  ``ratings.rerate`` from that game on, and the same from the newest game (the usual save).
+  ``ratings.rerate`` from that game on, and the same from the newest game;
+- a save that ends a game (the usual one that rates): a one-card Oh Hell game of four of the
+  history's players, its one hand saved through the API (``POST .../hands``, the game made
+  before the clock starts): median and p95, and its SQL statements.
 
     .venv/bin/python bench/ratings.py [--games 1000 10000] [--keep FOLDER]
 """
@@ -17,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -29,6 +33,7 @@ import sqlalchemy as sa  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 from nights import app_for  # noqa: E402
 from nights import filled  # noqa: E402
+from nights import p95_of  # noqa: E402
 from nights import timed  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
@@ -93,7 +98,47 @@ def time_pages(path: Path, repeat: int) -> tuple[dict, dict]:
         f"/api/v1/nights/{night}/recap",
         f"/nights/{night}",
     ]
-    return timed(app, urls, repeat, statements), rerates
+    found = timed(app, urls, repeat, statements)
+    found["POST a hand that ends a game"] = game_ends(app, repeat, statements)
+    return found, rerates
+
+
+def game_ends(app, repeat: int, statements: list[int]) -> tuple[float, float, int, float]:
+    """``repeat`` one-card Oh Hell games of the account's first four players (each with a
+    long history of ratings), each ended by its one hand through the API: the save's median
+    and p95 in ms, its statements and its answer's size (KiB)."""
+    client = app.test_client()
+    token = client.post(
+        "/api/v1/tokens",
+        headers={"Authorization": "Basic YmVuY2gtY2x1YjpiZW5jaCBwYXNzd29yZA=="},
+    ).get_json()["token"]
+    bearer = {"Authorization": f"Bearer {token}"}
+    with app.app_context():
+        account = db.session.scalar(sa.select(Account.id).where(Account.username == "bench-club"))
+        names = db.session.scalars(
+            sa.select(Player.name).where(Player.account_id == account).order_by(Player.id).limit(4)
+        ).all()
+    options = {"sequence": "up", "max_cards": 1}
+    times = []
+    for number in range(repeat):
+        made = client.post(
+            "/api/v1/games", json={"game": "oh_hell", "players": names, "options": options},
+            headers=bearer,
+        )  # fmt: skip
+        assert made.status_code == 201, made.get_data(as_text=True)
+        taker = names[number % len(names)]
+        said = {name: int(name == taker) for name in names}
+        statements[0] = 0
+        started = time.perf_counter()
+        answer = client.post(
+            f"/api/v1/games/{made.get_json()['id']}/hands",
+            json={"number": 1, "bids": said, "tricks": said},
+            headers=bearer,
+        )
+        answer.get_data()
+        times.append((time.perf_counter() - started) * 1000)
+        assert answer.status_code == 201 and answer.get_json()["status"] == "finished"
+    return statistics.median(times), p95_of(times), statements[0], len(answer.get_data()) / 1024
 
 
 def main() -> None:

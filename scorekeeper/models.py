@@ -248,6 +248,9 @@ class Game(GameCopies, db.Model):
         sa.Index("ix_game_account_created", "account_id", "created_at"),
         # A night's games in play order, and the games outside any night (history lists).
         sa.Index("ix_game_account_night", "account_id", "night_id", "created_at"),
+        # The finished games in the order they finished: a game that has just finished is
+        # rated after the one before it in its scopes (``services.ratings._append``).
+        sa.Index("ix_game_account_finished", "account_id", "status", "finished_at", "id"),
         # The finished games without standings (kept from before the ratings): every read of
         # the ratings asks for them (``services.games._rate_unrated``), nearly always none.
         sa.Index(
