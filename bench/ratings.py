@@ -158,7 +158,7 @@ def main() -> None:
         for url, (median, p95, count, _size) in pages.items():
             print(f"  {url:<40}{median:>11.1f}{p95:>9.1f}{count:>6}")
         for label, seconds in rerates.items():
-            print(f"  ratings, {label}: {seconds:.2f} s")
+            print(f"  ratings, {label}: {seconds * 1000:.1f} ms")
     print(f"load average (1 min) at the end: {os.getloadavg()[0]:.1f}")
 
 

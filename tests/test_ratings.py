@@ -397,6 +397,22 @@ def test_a_game_that_ends_takes_its_place_after_the_game_before_it_in_each_scope
         db.session.commit()
     assert appended == all_steps(app)
     assert {game for _, _, game, *_ in appended} == set(played)
+    # Corrections rate the scope again from the corrected game on, each after the game before
+    # it: the third game (after a game with steps), then the last (after the one without).
+    for game, players in ((played[2], ("Ann", "Ben", "Cy", "Dee")),
+                          (played[-1], ("Ann", "Ben", "Cy", "Eve"))):  # fmt: skip
+        assert api.post(f"/games/{game}/reopen").status_code == 200
+        said = {name: int(name == "Ann") for name in players}
+        corrected = api.patch(f"/games/{game}/hands/1", {"bids": said, "tricks": said})
+        assert corrected.status_code == 200, corrected.text
+        assert corrected.get_json()["status"] == "finished"
+        rerated = all_steps(app)
+        assert rerated != appended
+        with app.app_context():
+            ratings.rebuild(account)
+            db.session.commit()
+        assert rerated == all_steps(app)
+        appended = rerated
 
 
 def test_a_game_that_ends_is_rated_on_indexes_whatever_the_history(app, api):

@@ -98,42 +98,19 @@ def _append(account_id: int, game: Game, wheres: list[str]) -> bool:
     case: three statements, whatever the history's size); False if a game of one of its
     scopes finished later (then the scope is rated again from it).
 
-    Its place in a scope is the place of the scope's game before it, plus one, read from
-    that game's step: both found on the finished games' index (``ix_game_account_finished``),
-    not by counting the account's every finished game, which at 10,000 games took 8.6 ms of
-    every game's end (bench/ratings.py's history), while the save held SQLite's turn to
-    write. Only where the game before has no step in the scope (it has no standings yet) are
-    the scope's games before it counted."""
-    finished = sa.and_(Game.account_id == account_id, Game.status == "finished")
+    Its place in a scope is found as ``_places_after`` finds it, in the statement that asks
+    for later games: not by counting the account's every finished game, which at 10,000
+    games took 8.6 ms of every game's end (bench/ratings.py's history), while the save held
+    SQLite's turn to write."""
     order = sa.tuple_(Game.finished_at, Game.id)
     mark = sa.tuple_(sa.literal(game.finished_at, Game.finished_at.type), sa.literal(game.id))
-    columns = []
-    for where in wheres:
-        inside = sa.and_(finished, _in_scope(where))
-        later = sa.select(Game.id).where(inside, order > mark).limit(1)
-        before = (
-            sa.select(Game.id)
-            .where(inside, order < mark)
-            .order_by(Game.finished_at.desc(), Game.id.desc())
-            .limit(1)
-            .scalar_subquery()
-        )
-        its_place = sa.select(RatingStep.position).where(
-            RatingStep.game_id == before, RatingStep.scope == where
-        )
-        columns += [later.scalar_subquery(), before, its_place.limit(1).scalar_subquery()]
-    row = db.session.execute(sa.select(*columns)).one()
-    if any(row[index] is not None for index in range(0, len(row), 3)):
+    laters = [
+        sa.select(Game.id).where(_finished_in(account_id, where), order > mark).limit(1)
+        for where in wheres
+    ]
+    places = _places_after(account_id, wheres, order < mark, [each.exists() for each in laters])
+    if places is None:
         return False
-    places = []
-    for index, where in enumerate(wheres):
-        _later, before_id, its_place = row[3 * index : 3 * index + 3]
-        if before_id is None:
-            places.append(0)
-        elif its_place is not None:
-            places.append(its_place + 1)
-        else:
-            places.append(_counted_before(account_id, where, game))
     by_seat = {seat.position: seat.player_id for seat in game.seats}
     known = _last_steps(account_id, wheres, sorted(set(by_seat.values())))
     steps = []
@@ -146,33 +123,79 @@ def _append(account_id: int, game: Game, wheres: list[str]) -> bool:
     return True
 
 
-def _counted_before(account_id: int, where: str, game: Game) -> int:
-    """The number of scope ``where``'s finished games that finished before ``game``."""
-    before = sa.or_(
-        Game.finished_at < game.finished_at,
-        sa.and_(Game.finished_at == game.finished_at, Game.id < game.id),
-    )
-    return db.session.scalar(
-        sa.select(sa.func.count())
-        .select_from(Game)
-        .where(Game.account_id == account_id, Game.status == "finished", _in_scope(where), before)
-    )
+def _finished_in(account_id: int, where: str):
+    """The account's finished games of scope ``where`` (a condition on ``Game``)."""
+    return sa.and_(Game.account_id == account_id, Game.status == "finished", _in_scope(where))
+
+
+def _places_after(
+    account_id: int, wheres: list[str], earlier, vetoes: list | None = None
+) -> list[int] | None:
+    """Each scope's number of finished games that ``earlier`` holds for (a condition on
+    ``Game`` true of the games up to some point in the order they finished): the place of
+    the last of them, plus one, read from its step, both found on the finished games' index
+    (``ix_game_account_finished``) in one statement, whatever the history's size. Only
+    where that game has no step in the scope (no standings yet) are the games counted.
+
+    ``vetoes``: conditions asked in the same statement (EXISTS clauses); None if one holds."""
+    columns = list(vetoes or [])
+    for where in wheres:
+        last = (
+            sa.select(Game.id)
+            .where(_finished_in(account_id, where), earlier)
+            .order_by(Game.finished_at.desc(), Game.id.desc())
+            .limit(1)
+            .scalar_subquery()
+        )
+        place = sa.select(RatingStep.position).where(
+            RatingStep.game_id == last, RatingStep.scope == where
+        )
+        columns += [last, place.limit(1).scalar_subquery()]
+    row = db.session.execute(sa.select(*columns)).one()
+    if any(row[: len(vetoes or [])]):
+        return None
+    found = row[len(vetoes or []) :]
+    places = []
+    for index, where in enumerate(wheres):
+        last, place = found[2 * index], found[2 * index + 1]
+        if last is None:
+            places.append(0)
+        elif place is not None:
+            places.append(place + 1)
+        else:
+            places.append(
+                db.session.scalar(
+                    sa.select(sa.func.count())
+                    .select_from(Game)
+                    .where(_finished_in(account_id, where), earlier)
+                )
+            )
+    return places
+
+
+#: At most this many players and scopes are read by ``_last_steps`` one seek each (SQLite
+#: takes at most 500 parts of a compound statement); more, by ``_latest``.
+SEEKS = 200
 
 
 def _last_steps(
-    account_id: int, wheres: list[str], players: list[int]
+    account_id: int, wheres: list[str], players: list[int], before: int | None = None
 ) -> dict[tuple[str, int], tuple[float, float]]:
-    """The last rating of each of ``players`` in each scope of ``wheres``: one statement, each
-    player's last step in a scope read at the end of their steps on the scope's index. The
-    steps' greatest positions grouped and joined back to their rows (as ``_latest`` reads
-    them) had SQLite read the account's every step: at 10,000 games (82,070 steps), 10 ms of
-    every game's end."""
+    """The last rating of each of ``players`` in each scope of ``wheres``, among the steps
+    before position ``before`` (if given): one statement, each player's last step in a scope
+    read at the end of their steps on the scope's index. The steps' greatest positions
+    grouped and joined back to their rows (as ``_latest`` reads them) had SQLite read the
+    account's every step: at 10,000 games (82,070 steps), 10 ms of every game's end."""
+    if len(players) * len(wheres) > SEEKS:
+        return _latest(account_id, wheres, players, before)
+    below = [] if before is None else [RatingStep.position < before]
     last = [
         sa.select(RatingStep.scope, RatingStep.player_id, RatingStep.mu, RatingStep.sigma)
         .where(
             RatingStep.account_id == account_id,
             RatingStep.scope == where,
             RatingStep.player_id == player,
+            *below,
         )
         .order_by(RatingStep.position.desc())
         .limit(1)
@@ -248,14 +271,15 @@ def rebuild(account_id: int) -> None:
 
 def rerate(account_id: int, where: str, since: datetime | None) -> None:
     """Rewrite the steps of scope ``where`` from the first game that finished at ``since``
-    or later (None: from the first game)."""
+    or later (None: from the first game). The games before it keep their steps: its place
+    is found after the last of them (``_places_after``), the games from it on read on the
+    finished games' index, and their players' ratings before it one seek each, so that a
+    correction of the newest game costs the same at 10,000 games as at 10."""
     db.session.flush()
-    finished = sa.and_(Game.account_id == account_id, Game.status == "finished", _in_scope(where))
+    finished = _finished_in(account_id, where)
     first = 0
     if since is not None:
-        first = db.session.scalar(
-            sa.select(sa.func.count()).select_from(Game).where(finished, Game.finished_at < since)
-        )
+        [first] = _places_after(account_id, [where], Game.finished_at < since)
     db.session.execute(
         sa.delete(RatingStep).where(
             RatingStep.account_id == account_id,
@@ -263,21 +287,23 @@ def rerate(account_id: int, where: str, since: datetime | None) -> None:
             RatingStep.position >= first,
         )
     )
+    games = db.session.execute(
+        sa.select(Game.id, Game.standing)
+        .where(finished, *([] if since is None else [Game.finished_at >= since]))
+        .order_by(Game.finished_at, Game.id)
+    ).all()
+    players = _players_by_seat([game_id for game_id, _ in games])
+    everyone = sorted({player for seats in players.values() for player in seats.values()})
     ratings = (
         {
             player: rating
-            for (_, player), rating in _latest(account_id, [where], before=first).items()
+            for (_, player), rating in _last_steps(
+                account_id, [where], everyone, before=first
+            ).items()
         }
         if first
         else {}
     )
-    games = db.session.execute(
-        sa.select(Game.id, Game.standing)
-        .where(finished)
-        .order_by(Game.finished_at, Game.id)
-        .offset(first)
-    ).all()
-    players = _players_by_seat([game_id for game_id, _ in games])
     order = ((game_id, standing, players.get(game_id, {})) for game_id, standing in games)
     _insert_steps(
         _step(account_id, where, position, game_id, player_id, mu, sigma)
