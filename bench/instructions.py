@@ -51,8 +51,13 @@ from urllib.parse import urlencode
 HERE = Path(__file__).resolve().parent
 
 PASSWORD = "bench password"
-#: Requests made before the count starts (the first ones fill the caches a worker keeps).
-WARM_UP = 4
+#: Requests made before the count starts (the first ones fill the caches a worker keeps): as
+#: many as end a game on either path (7 hands: 7 saves through the API, 14 through the pages),
+#: so that the statements first made at a game's end are made, as in a worker running for a
+#: while, before the count (with 4, a count of 20 saves held one game's end and its first
+#: compilations: 2.5 million instructions a save more for ratings' statements that a worker
+#: makes once).
+WARM_UP = 16
 SWITCH = """#include <valgrind/callgrind.h>
 void count_start(void) { CALLGRIND_START_INSTRUMENTATION; CALLGRIND_ZERO_STATS; }
 void count_stop(void) { CALLGRIND_STOP_INSTRUMENTATION; }

@@ -15,6 +15,7 @@ rating grows sure. A rating is provisional while sigma is above ``PROVISIONAL_SI
 
 from __future__ import annotations
 
+import functools
 from array import array
 from collections import defaultdict
 from collections.abc import Iterable
@@ -102,13 +103,7 @@ def _append(account_id: int, game: Game, wheres: list[str]) -> bool:
     for later games: not by counting the account's every finished game, which at 10,000
     games took 8.6 ms of every game's end (bench/ratings.py's history), while the save held
     SQLite's turn to write."""
-    order = sa.tuple_(Game.finished_at, Game.id)
-    mark = sa.tuple_(sa.literal(game.finished_at, Game.finished_at.type), sa.literal(game.id))
-    laters = [
-        sa.select(Game.id).where(_finished_in(account_id, where), order > mark).limit(1)
-        for where in wheres
-    ]
-    places = _places_after(account_id, wheres, order < mark, [each.exists() for each in laters])
+    places = _places_after(account_id, wheres, game.finished_at, game.id)
     if places is None:
         return False
     by_seat = {seat.position: seat.player_id for seat in game.seats}
@@ -123,26 +118,41 @@ def _append(account_id: int, game: Game, wheres: list[str]) -> bool:
     return True
 
 
-def _finished_in(account_id: int, where: str):
-    """The account's finished games of scope ``where`` (a condition on ``Game``)."""
-    return sa.and_(Game.account_id == account_id, Game.status == "finished", _in_scope(where))
+def _finished_in(account, where: str):
+    """The finished games of scope ``where`` of ``account`` (an id or a bound parameter): a
+    condition on ``Game``."""
+    return sa.and_(Game.account_id == account, Game.status == "finished", _in_scope(where))
 
 
-def _places_after(
-    account_id: int, wheres: list[str], earlier, vetoes: list | None = None
-) -> list[int] | None:
-    """Each scope's number of finished games that ``earlier`` holds for (a condition on
-    ``Game`` true of the games up to some point in the order they finished): the place of
-    the last of them, plus one, read from its step, both found on the finished games' index
-    (``ix_game_account_finished``) in one statement, whatever the history's size. Only
-    where that game has no step in the scope (no standings yet) are the games counted.
+def _earlier(key: bool):
+    """The games that finished before the bound parameter ``at`` (and, with ``key``, those
+    that finished at ``at`` with a smaller id than the parameter ``key``)."""
+    at = sa.bindparam("at", type_=Game.finished_at.type)
+    if not key:
+        return Game.finished_at < at
+    return sa.tuple_(Game.finished_at, Game.id) < sa.tuple_(at, sa.bindparam("key"))
 
-    ``vetoes``: conditions asked in the same statement (EXISTS clauses); None if one holds."""
-    columns = list(vetoes or [])
+
+@functools.cache
+def _places_statement(wheres: tuple[str, ...], key: bool) -> sa.Select:
+    """``_places_after``'s statement for the scopes ``wheres``, built once (the parameters
+    ``account``, ``at`` and, with ``key``, ``key``): with ``key``, first whether any game of
+    each scope finished later; then, for each scope, the last game before and its step's
+    place."""
+    account = sa.bindparam("account")
+    columns = []
+    if key:
+        later = sa.tuple_(Game.finished_at, Game.id) > sa.tuple_(
+            sa.bindparam("at", type_=Game.finished_at.type), sa.bindparam("key")
+        )
+        columns += [
+            sa.select(Game.id).where(_finished_in(account, where), later).exists()
+            for where in wheres
+        ]
     for where in wheres:
         last = (
             sa.select(Game.id)
-            .where(_finished_in(account_id, where), earlier)
+            .where(_finished_in(account, where), _earlier(key))
             .order_by(Game.finished_at.desc(), Game.id.desc())
             .limit(1)
             .scalar_subquery()
@@ -151,10 +161,24 @@ def _places_after(
             RatingStep.game_id == last, RatingStep.scope == where
         )
         columns += [last, place.limit(1).scalar_subquery()]
-    row = db.session.execute(sa.select(*columns)).one()
-    if any(row[: len(vetoes or [])]):
+    return sa.select(*columns)
+
+
+def _places_after(
+    account_id: int, wheres: list[str], at: datetime, key: int | None = None
+) -> list[int] | None:
+    """Each scope's number of finished games before ``at`` (with ``key``: before the game
+    ``key`` that finished at ``at``, in the order the games finished): the place of the last
+    of them, plus one, read from its step, both found on the finished games' index
+    (``ix_game_account_finished``) in one statement, whatever the history's size. Only
+    where that game has no step in the scope (no standings yet) are the games counted.
+    With ``key``, None if a game of one of the scopes finished after that game."""
+    params = {"account": account_id, "at": at, "key": key}
+    row = db.session.execute(_places_statement(tuple(wheres), key is not None), params).one()
+    vetoes = len(wheres) if key is not None else 0
+    if any(row[:vetoes]):
         return None
-    found = row[len(vetoes or []) :]
+    found = row[vetoes:]
     places = []
     for index, where in enumerate(wheres):
         last, place = found[2 * index], found[2 * index + 1]
@@ -163,19 +187,37 @@ def _places_after(
         elif place is not None:
             places.append(place + 1)
         else:
-            places.append(
-                db.session.scalar(
-                    sa.select(sa.func.count())
-                    .select_from(Game)
-                    .where(_finished_in(account_id, where), earlier)
-                )
-            )
+            counted = sa.select(sa.func.count()).select_from(Game)
+            where_ = (_finished_in(account_id, where), _earlier(key is not None))
+            places.append(db.session.scalar(counted.where(*where_), params))
     return places
 
 
 #: At most this many players and scopes are read by ``_last_steps`` one seek each (SQLite
 #: takes at most 500 parts of a compound statement); more, by ``_latest``.
 SEEKS = 200
+
+
+@functools.cache
+def _last_steps_statement(wheres: tuple[str, ...], players: int, before: bool):
+    """``_last_steps``'s statement for the scopes ``wheres`` and that many players, built
+    once: the parameters ``account``, ``player_0`` ... and, with ``before``, ``before``."""
+    below = [RatingStep.position < sa.bindparam("before")] if before else []
+    last = [
+        sa.select(RatingStep.scope, RatingStep.player_id, RatingStep.mu, RatingStep.sigma)
+        .where(
+            RatingStep.account_id == sa.bindparam("account"),
+            RatingStep.scope == where,
+            RatingStep.player_id == sa.bindparam(f"player_{index}"),
+            *below,
+        )
+        .order_by(RatingStep.position.desc())
+        .limit(1)
+        .subquery()
+        for where in wheres
+        for index in range(players)
+    ]
+    return sa.union_all(*(sa.select(each) for each in last))
 
 
 def _last_steps(
@@ -186,26 +228,14 @@ def _last_steps(
     read at the end of their steps on the scope's index. The steps' greatest positions
     grouped and joined back to their rows (as ``_latest`` reads them) had SQLite read the
     account's every step: at 10,000 games (82,070 steps), 10 ms of every game's end."""
+    if not players or not wheres:
+        return {}
     if len(players) * len(wheres) > SEEKS:
         return _latest(account_id, wheres, players, before)
-    below = [] if before is None else [RatingStep.position < before]
-    last = [
-        sa.select(RatingStep.scope, RatingStep.player_id, RatingStep.mu, RatingStep.sigma)
-        .where(
-            RatingStep.account_id == account_id,
-            RatingStep.scope == where,
-            RatingStep.player_id == player,
-            *below,
-        )
-        .order_by(RatingStep.position.desc())
-        .limit(1)
-        .subquery()
-        for where in wheres
-        for player in players
-    ]
-    if not last:
-        return {}
-    rows = db.session.execute(sa.union_all(*(sa.select(each) for each in last))).all()
+    statement = _last_steps_statement(tuple(wheres), len(players), before is not None)
+    params = {"account": account_id, "before": before}
+    params.update({f"player_{index}": player for index, player in enumerate(players)})
+    rows = db.session.execute(statement, params).all()
     return {(where, player): (mu, sigma) for where, player, mu, sigma in rows}
 
 
@@ -279,7 +309,7 @@ def rerate(account_id: int, where: str, since: datetime | None) -> None:
     finished = _finished_in(account_id, where)
     first = 0
     if since is not None:
-        [first] = _places_after(account_id, [where], Game.finished_at < since)
+        [first] = _places_after(account_id, [where], since)
     db.session.execute(
         sa.delete(RatingStep).where(
             RatingStep.account_id == account_id,
