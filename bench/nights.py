@@ -99,17 +99,22 @@ def time_lists(path: Path, repeat: int) -> dict[str, tuple[float, float, int, fl
     return timed(app, URLS, repeat, statements)
 
 
+def bearer_of(client) -> dict[str, str]:
+    """The bench account's API token, as the header that sends it."""
+    token = client.post(
+        "/api/v1/tokens",
+        headers={"Authorization": "Basic YmVuY2gtY2x1YjpiZW5jaCBwYXNzd29yZA=="},
+    ).get_json()["token"]
+    return {"Authorization": f"Bearer {token}"}
+
+
 def timed(app, urls: list[str], repeat: int, statements: list[int]) -> dict:
     """Each URL asked ``repeat`` times by the bench account (the API with its token), read
     to its last byte: median and p95 in ms, and the SQL statements of one request (counted
     in ``statements[0]`` by the caller's engine listener)."""
     client = app.test_client()
     client.post("/login", data={"username": "bench-club", "password": PASSWORD})
-    token = client.post(
-        "/api/v1/tokens",
-        headers={"Authorization": "Basic YmVuY2gtY2x1YjpiZW5jaCBwYXNzd29yZA=="},
-    ).get_json()["token"]
-    bearer = {"Authorization": f"Bearer {token}"}
+    bearer = bearer_of(client)
     found = {}
     for url in urls:
         headers = bearer if url.startswith("/api/") else {}

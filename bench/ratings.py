@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import sqlalchemy as sa  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 from nights import app_for  # noqa: E402
+from nights import bearer_of  # noqa: E402
 from nights import filled  # noqa: E402
 from nights import p95_of  # noqa: E402
 from nights import timed  # noqa: E402
@@ -108,11 +109,7 @@ def game_ends(app, repeat: int, statements: list[int]) -> tuple[float, float, in
     long history of ratings), each ended by its one hand through the API: the save's median
     and p95 in ms, its statements and its answer's size (KiB)."""
     client = app.test_client()
-    token = client.post(
-        "/api/v1/tokens",
-        headers={"Authorization": "Basic YmVuY2gtY2x1YjpiZW5jaCBwYXNzd29yZA=="},
-    ).get_json()["token"]
-    bearer = {"Authorization": f"Bearer {token}"}
+    bearer = bearer_of(client)
     with app.app_context():
         account = db.session.scalar(sa.select(Account.id).where(Account.username == "bench-club"))
         names = db.session.scalars(

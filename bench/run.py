@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from flask_migrate import upgrade  # noqa: E402
+from nights import bearer_of  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
@@ -265,11 +266,7 @@ def main() -> None:
 
     client = app.test_client()
     client.post("/login", data={"username": "bench-club", "password": "bench password"})
-    token = client.post(
-        "/api/v1/tokens",
-        headers={"Authorization": "Basic YmVuY2gtY2x1YjpiZW5jaCBwYXNzd29yZA=="},
-    ).get_json()["token"]
-    bearer = {"Authorization": f"Bearer {token}"}
+    bearer = bearer_of(client)
 
     finished, playing = ids["finished"], ids["in_progress"]
     pages = [

@@ -124,13 +124,20 @@ def _finished_in(account, where: str):
     return sa.and_(Game.account_id == account, Game.status == "finished", _in_scope(where))
 
 
+def _in_order():
+    """A game's place in the order the games finished, and the place of the bound
+    parameters ``at`` and ``key`` (a game's end and id) in it, to compare."""
+    at = sa.bindparam("at", type_=Game.finished_at.type)
+    return sa.tuple_(Game.finished_at, Game.id), sa.tuple_(at, sa.bindparam("key"))
+
+
 def _earlier(key: bool):
     """The games that finished before the bound parameter ``at`` (and, with ``key``, those
     that finished at ``at`` with a smaller id than the parameter ``key``)."""
-    at = sa.bindparam("at", type_=Game.finished_at.type)
     if not key:
-        return Game.finished_at < at
-    return sa.tuple_(Game.finished_at, Game.id) < sa.tuple_(at, sa.bindparam("key"))
+        return Game.finished_at < sa.bindparam("at", type_=Game.finished_at.type)
+    order, mark = _in_order()
+    return order < mark
 
 
 @functools.cache
@@ -142,9 +149,8 @@ def _places_statement(wheres: tuple[str, ...], key: bool) -> sa.Select:
     account = sa.bindparam("account")
     columns = []
     if key:
-        later = sa.tuple_(Game.finished_at, Game.id) > sa.tuple_(
-            sa.bindparam("at", type_=Game.finished_at.type), sa.bindparam("key")
-        )
+        order, mark = _in_order()
+        later = order > mark
         columns += [
             sa.select(Game.id).where(_finished_in(account, where), later).exists()
             for where in wheres
@@ -240,16 +246,15 @@ def _last_steps(
 
 
 def _latest(
-    account_id: int,
-    wheres: list[str],
-    players: list[int] | None = None,
-    before: int | None = None,
+    account_id: int, wheres: list[str], players: list[int], before: int | None = None
 ) -> dict[tuple[str, int], tuple[float, float]]:
-    """The last rating of each player (of ``players``, if given) in each scope of ``wheres``,
-    among the steps before position ``before`` (if given): one statement."""
-    conditions = [RatingStep.account_id == account_id, RatingStep.scope.in_(wheres)]
-    if players is not None:
-        conditions.append(RatingStep.player_id.in_(players))
+    """``_last_steps`` for more players than it seeks one by one: the greatest positions of
+    the players' steps grouped, joined back to their rows (one statement)."""
+    conditions = [
+        RatingStep.account_id == account_id,
+        RatingStep.scope.in_(wheres),
+        RatingStep.player_id.in_(players),
+    ]
     if before is not None:
         conditions.append(RatingStep.position < before)
     last = (
