@@ -434,7 +434,9 @@ class RatingStep(db.Model):
     """A player's rating after one finished game, in one scope (``services/ratings.py``):
     rewritten from the changed game on whenever a finished game changes. ``position`` is the
     game's place in the scope's order (by the time games finished), so a player's rating now
-    is their step of the highest position."""
+    is their step of the highest position. ``games`` is how many games of the scope the player
+    has been rated in by then (this one included): their last step says how many they have
+    played, without counting their steps."""
 
     __tablename__ = "rating_step"
     __table_args__ = (
@@ -452,6 +454,7 @@ class RatingStep(db.Model):
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("player.id", ondelete="CASCADE"))
     mu: Mapped[float] = mapped_column(sa.Float())
     sigma: Mapped[float] = mapped_column(sa.Float())
+    games: Mapped[int]
 
 
 class IdempotencyKey(db.Model):
