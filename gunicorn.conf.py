@@ -91,7 +91,11 @@ def on_starting(server) -> None:
 
 
 def post_worker_init(_worker) -> None:
-    """Each worker: the thread switch interval above."""
+    """Each worker, before it takes requests: the thread switch interval above, and the text
+    fields' patterns made (about a second, which its first request with a name waited for)."""
     import sys
 
+    from scorekeeper.api import schemas
+
     sys.setswitchinterval(switch_interval)
+    schemas.compile_texts()

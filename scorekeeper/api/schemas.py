@@ -172,6 +172,15 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile(pattern)
 
 
+def compile_texts() -> None:
+    """Make and compile the pattern of every text field, once per process: their character
+    classes come from one pass over every code point (``games.text``), about a second, which
+    the process's first request with a name (a new game, a player) waited for. A gunicorn
+    worker does it before it takes requests (gunicorn.conf.py)."""
+    for text in TEXTS.values():
+        _compiled(text.pattern())
+
+
 #: A player's name (the roster's, a seat's, a dealer's): 1 to 40 characters.
 Name = Annotated[
     str,
