@@ -91,11 +91,16 @@ def on_starting(server) -> None:
 
 
 def post_worker_init(_worker) -> None:
-    """Each worker, before it takes requests: the thread switch interval above, and the text
-    fields' patterns made (about a second, which its first request with a name waited for)."""
+    """Each worker, before it takes requests: the thread switch interval above, the text
+    fields' patterns made (about a second, which its first request with a name waited for),
+    and on SQLite, the log checkpointed by a thread of its own, not by the commit of a save
+    holding the turn to write (scorekeeper/sqlite_writer.py)."""
     import sys
 
+    from scorekeeper import sqlite_writer
     from scorekeeper.api import schemas
 
     sys.setswitchinterval(switch_interval)
     schemas.compile_texts()
+    if not _postgres:
+        sqlite_writer.checkpoint_in_background()

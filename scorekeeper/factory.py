@@ -101,13 +101,15 @@ def configure(app: Flask, test_config: dict | None) -> None:
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection, record) -> None:
     """Every SQLite connection: WAL journal, foreign keys enforced, wait instead of failing
-    (a writer's turn handed on at once: scorekeeper/sqlite_writer.py)."""
+    (a writer's turn handed on at once: scorekeeper/sqlite_writer.py), and the log left to
+    a server's background checkpoints (``sqlite_writer.autocheckpoint``)."""
     if isinstance(dbapi_connection, sqlite3.Connection):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=5000")
         cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA wal_autocheckpoint={sqlite_writer.autocheckpoint()}")
         cursor.close()
         sqlite_writer.note_file(dbapi_connection, record)
 

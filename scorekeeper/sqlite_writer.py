@@ -17,14 +17,26 @@ to the driver directly) waits on SQLite's schedule as before. A connection that 
 ``WAIT`` seconds for the turn, or whose thread already holds it through another connection,
 goes on without it: SQLite's busy timeout then decides, with its "database is locked" (a 409)
 as before.
+
+A server's worker also checkpoints the write-ahead log in a thread of its own
+(``checkpoint_in_background``, started by gunicorn.conf.py), a passive checkpoint every
+second, which copies the log's pages into the database without holding up readers or
+writers. Otherwise the commit that takes the log past 1,000 pages does it (SQLite's default)
+while its connection still holds the turn to write: the other worker's saves waited for it,
+their cores idle (bench/load.py, 50 clients through the API: with no checkpoint at all in the
+run, 306 hands/s against 273, p99 202 against 231 ms, the cores idle 6.8% against 11.3%).
+A commit still checkpoints past ``BEHIND`` pages, should that thread fall behind.
 """
 
 from __future__ import annotations
 
 import fcntl
+import logging
 import os
+import sqlite3
 import threading
 import time
+from collections.abc import Callable
 
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -36,6 +48,14 @@ WAIT = 5.0
 WRITES = ("INSERT", "UPDATE", "DELETE", "REPLACE")
 #: Where a pooled SQLite connection keeps its database's turn, and whether it holds it.
 _KEY = "scorekeeper.writer"
+#: Seconds between a worker's background checkpoints (``checkpoint_in_background``).
+CHECKPOINT_EVERY = 1.0
+#: SQLite's own threshold (pages of log) for a commit to checkpoint, and the threshold once a
+#: thread checkpoints in the background (a commit does it only if that thread falls behind).
+AUTOCHECKPOINT = 1000
+BEHIND = 10_000
+
+log = logging.getLogger(__name__)
 
 
 class Turn:
@@ -107,14 +127,18 @@ def _waited(fd: int, seconds: float) -> bool:
 
 _turns: dict[str, Turn] = {}
 _made = threading.Lock()
+#: Set while a thread of this process checkpoints in the background.
+_background = threading.Event()
 
 
 def _forked() -> None:
     """A process forked from this one starts with turns of its own (none held: a lock held
-    by a thread of the parent would never be given back in the child)."""
+    by a thread of the parent would never be given back in the child), and with no thread
+    checkpointing (threads do not survive a fork)."""
     global _made
     _turns.clear()
     _made = threading.Lock()
+    _background.clear()
 
 
 os.register_at_fork(after_in_child=_forked)
@@ -135,6 +159,56 @@ def note_file(dbapi_connection, record) -> None:
     path = next((row[2] for row in rows if row[1] == "main"), "")
     if path:
         record.info[_KEY] = [turn_for(path), False]
+
+
+def autocheckpoint() -> int:
+    """The pages of log past which a new connection's commit checkpoints it."""
+    return BEHIND if _background.is_set() else AUTOCHECKPOINT
+
+
+def checkpoint_in_background(every: float = CHECKPOINT_EVERY) -> Callable[[], None]:
+    """Checkpoint the log of every database file this process writes to (those with a
+    ``Turn``), passively, every ``every`` seconds, in a thread of its own; the connections made
+    from now on leave it to that thread (``autocheckpoint``). Call it before the process's
+    first connection (a gunicorn worker's start). The function returned stops the thread."""
+    stop = threading.Event()
+    _background.set()
+
+    def run() -> None:
+        opened: dict[str, sqlite3.Connection] = {}
+        try:
+            while not stop.wait(every):
+                with _made:
+                    paths = list(_turns)
+                for path in paths:
+                    _checkpoint(opened, path)
+        finally:
+            for connection in opened.values():
+                connection.close()
+
+    def stopped() -> None:
+        stop.set()
+        thread.join()
+        _background.clear()
+
+    thread = threading.Thread(target=run, daemon=True, name="sqlite-checkpoint")
+    thread.start()
+    return stopped
+
+
+def _checkpoint(opened: dict[str, sqlite3.Connection], path: str) -> None:
+    """A passive checkpoint of ``path``'s log, on the thread's own connection to it: what it
+    cannot copy now (a reader still needs the pages it would overwrite) waits for the next."""
+    try:
+        connection = opened.get(path)
+        if connection is None:
+            connection = opened[path] = sqlite3.connect(path, isolation_level=None)
+        connection.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+    except sqlite3.Error:
+        log.warning("could not checkpoint %s", path, exc_info=True)
+        dropped = opened.pop(path, None)
+        if dropped is not None:
+            dropped.close()
 
 
 @event.listens_for(Engine, "before_cursor_execute")

@@ -195,3 +195,46 @@ def test_a_writer_that_fails_or_whose_connection_is_lost_gives_its_turn_back(app
         db.session.rollback()
         assert db.session.get(Game, game).locked is False
     other.close()
+
+
+def test_a_worker_checkpoints_the_log_in_a_thread_of_its_own(tmp_path):
+    """Once a thread checkpoints in the background, a new connection leaves the log to it (a
+    commit checkpoints only past ``BEHIND`` pages), and the thread copies the log's pages into
+    the database while the connection stays open; stopped, the default comes back."""
+    path = tmp_path / "log.db"
+    engine = sa.create_engine(f"sqlite:///{path}")
+    rows = [{"text": "x" * 1000} for _ in range(400)]  # about a hundred pages of log
+
+    def written() -> None:
+        with engine.begin() as connection:
+            connection.execute(sa.text("CREATE TABLE IF NOT EXISTS t (text TEXT)"))
+            connection.execute(sa.text("INSERT INTO t (text) VALUES (:text)"), rows)
+
+    def settled(at_least: int, seconds: float = 3.0) -> int:
+        """The database file's size, once it holds ``at_least`` bytes (or the time is up)."""
+        end = time.monotonic() + seconds
+        while path.stat().st_size < at_least and time.monotonic() < end:
+            time.sleep(0.02)
+        return path.stat().st_size
+
+    written()  # no checkpointing thread: the rows stay in the log, below SQLite's threshold
+    with engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar() == 1000
+    time.sleep(0.2)
+    assert path.stat().st_size < 100_000
+    engine.dispose()  # its last connection closed: SQLite checkpoints the log into the file
+    kept = path.stat().st_size
+    assert kept > 400_000
+
+    stop = sqlite_writer.checkpoint_in_background(every=0.05)
+    try:
+        with engine.connect() as connection:  # a connection made from now on
+            pages = connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+            assert pages == sqlite_writer.BEHIND
+            written()  # the connection stays open in the pool: only the thread checkpoints
+            assert settled(kept + 400_000) > kept + 400_000
+    finally:
+        stop()
+    assert sqlite_writer.autocheckpoint() == 1000
+    assert "sqlite-checkpoint" not in [thread.name for thread in threading.enumerate()]
+    engine.dispose()
