@@ -90,17 +90,22 @@ def on_starting(server) -> None:
     balanced.share_out(server.cfg.workers)
 
 
-def post_worker_init(_worker) -> None:
+def post_worker_init(worker) -> None:
     """Each worker, before it takes requests: the thread switch interval above, the text
-    fields' patterns made (about a second, which its first request with a name waited for),
-    and on SQLite, the log checkpointed by a thread of its own, not by the commit of a save
-    holding the turn to write (scorekeeper/sqlite_writer.py)."""
+    fields' patterns made and the app's templates compiled (about a second each, which its
+    first request with a name, and the first page of each kind, waited for), and on SQLite,
+    the log checkpointed by a thread of its own, not by the commit of a save holding the turn
+    to write (scorekeeper/sqlite_writer.py)."""
     import sys
 
     from scorekeeper import sqlite_writer
     from scorekeeper.api import schemas
+    from scorekeeper.views import game_assets
 
     sys.setswitchinterval(switch_interval)
     schemas.compile_texts()
+    app = getattr(worker, "wsgi", None)  # the app gunicorn loaded (app:app)
+    if hasattr(app, "jinja_env"):
+        game_assets.compile_templates(app)
     if not _postgres:
         sqlite_writer.checkpoint_in_background()

@@ -296,13 +296,14 @@ def test_gunicorn_lets_two_requests_run_at_once_on_postgresql_and_one_on_sqlite(
     ("database", "checkpoints"),
     [(None, True), ("postgresql://postgres@127.0.0.1:5432/test", False)],
 )
-def test_a_worker_makes_the_text_patterns_and_checkpoints_sqlite_in_the_background(
+def test_a_worker_makes_its_patterns_and_templates_and_checkpoints_sqlite(
     tmp_path, database, checkpoints
 ):
     """gunicorn's worker start makes every text field's pattern (a pass over every code point,
     about a second): a process's first new game or player waited for it (1,074 ms against
-    5 ms for the next, measured through the API). On SQLite it also starts the thread that
-    checkpoints the log (scorekeeper/sqlite_writer.py)."""
+    5 ms for the next, measured through the API). It compiles every template, the games' own
+    too (the first game page of a worker took 245 ms). On SQLite it also starts the thread
+    that checkpoints the log (scorekeeper/sqlite_writer.py)."""
     import json
     import os
     import subprocess
@@ -320,8 +321,15 @@ def test_a_worker_makes_the_text_patterns_and_checkpoints_sqlite_in_the_backgrou
         "from scorekeeper import sqlite_writer\n"
         "from scorekeeper.api import schemas\n"
         "from scorekeeper.games import text\n"
+        "from scorekeeper import create_app\n"
+        "app = create_app({'SECRET_KEY': 'x', 'SQLALCHEMY_DATABASE_URI': 'sqlite://'})\n"
+        "worker = type('Worker', (), {'wsgi': app})()\n"
         "before = text._classes.cache_info().currsize\n"
-        "hooks['post_worker_init'](None)\n"
+        "hooks['post_worker_init'](worker)\n"
+        "listed = app.jinja_env.list_templates(filter_func=lambda name: name.endswith('.html'))\n"
+        "compiled_pages = {each.name for each in app.jinja_env.cache.values()}\n"
+        "pages = [len(listed), sorted(set(listed) - compiled_pages),\n"
+        "         [name for name in listed if name.startswith('games/oh_hell/')]]\n"
         "made = text._classes.cache_info()\n"
         "patterns = {each.pattern() for each in schemas.TEXTS.values()}\n"
         "compiled = schemas._compiled.cache_info().currsize\n"
@@ -330,17 +338,20 @@ def test_a_worker_makes_the_text_patterns_and_checkpoints_sqlite_in_the_backgrou
         "after = (text._classes.cache_info().misses, schemas._compiled.cache_info().misses)\n"
         "threads = sorted(thread.name for thread in threading.enumerate())\n"
         "print(json.dumps([before, made.currsize, made.misses, len(patterns), compiled, *after,\n"
-        "                  sqlite_writer.autocheckpoint(), threads]))\n"
+        "                  sqlite_writer.autocheckpoint(), threads, pages]))\n"
     )
     said = subprocess.run(
         [sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True, check=True
     )
-    before, made, misses, patterns, compiled, misses_after, compiled_misses, pages, threads = (
-        json.loads(said.stdout.strip().splitlines()[-1])
-    )
+    found = json.loads(said.stdout.strip().splitlines()[-1])
+    before, made, misses, patterns, compiled, misses_after, compiled_misses = found[:7]
+    pages, threads, (templates, not_compiled, oh_hell) = found[7:]
     assert (before, made, misses) == (0, 1, 1)
     assert patterns >= 3 and compiled == patterns
     # A name checked afterwards makes nothing again.
     assert misses_after == 1 and compiled_misses == patterns
     assert ("sqlite-checkpoint" in threads) is checkpoints
     assert pages == (1000 * 10 if checkpoints else 1000)
+    # Every template compiled, the games' own among them (found by their plug-in's name).
+    assert templates > 50 and not_compiled == []
+    assert {"games/oh_hell/show.html", "games/oh_hell/_sheet.html"} <= set(oh_hell)
