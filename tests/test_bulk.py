@@ -8,6 +8,10 @@ from datetime import datetime
 
 import pytest
 import sqlalchemy as sa
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+from sqlalchemy.dialects import sqlite
 
 from scorekeeper.extensions import db
 from scorekeeper.models import Account
@@ -94,3 +98,30 @@ def test_only_whole_numbers_and_texts_go_as_arrays():
     assert bulk._array_of((1, "a")) is None
     assert bulk._array_of((True, 1)) is None
     assert bulk._array_of((1.5,)) is None
+
+
+MOMENTS = st.one_of(
+    st.datetimes(timezones=st.none() | st.timezones() | st.just(UTC)),
+    st.dates(),
+    st.none(),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(MOMENTS)
+def test_a_moment_is_stored_in_sqlite_as_sqlalchemy_stores_it(moment):
+    """``bulk``'s quicker writer of SQLite's moments writes the very text of SQLAlchemy's own
+    (any year, any zone, none, a date), so rows it wrote compare with rows the ORM wrote."""
+    dialect = sqlite.dialect()
+    kind = sa.DateTime(timezone=True)
+    theirs = kind.dialect_impl(dialect).bind_processor(dialect)
+    assert bulk.stored_moment(moment) == theirs(moment)
+    assert list(bulk._processed(kind, dialect, [moment, None])) == [theirs(moment), None]
+
+
+def test_a_moment_stored_in_another_format_keeps_sqlalchemy_s_writer():
+    dialect = sqlite.dialect()
+    kind = sqlite.DATETIME(storage_format="%(year)04d/%(month)02d/%(day)02d")
+    assert list(bulk._processed(kind, dialect, [datetime(2026, 1, 2, 3, 4)])) == ["2026/01/02"]
+    with pytest.raises(TypeError):
+        bulk.stored_moment("2026-01-02")

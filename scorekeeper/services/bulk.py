@@ -7,9 +7,13 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Iterable
+from datetime import date
+from datetime import datetime
 from itertools import chain
+from operator import itemgetter
 
 import sqlalchemy as sa
+from sqlalchemy.dialects.sqlite import DATETIME as SQLITE_DATETIME
 
 from scorekeeper.extensions import db
 
@@ -48,24 +52,48 @@ def insert(table: sa.Table, rows: list[dict], as_text: Iterable[str] = ()) -> No
             [{**row, **{name: json.loads(row[name]) for name in as_text}} for row in rows],
         )
         return
-    processors = [
-        None
-        if name in as_text
-        else table.c[name].type.dialect_impl(dialect).bind_processor(dialect)
-        for name in names
-    ]
-    if not any(processors):
-        insert_sqlite(table.name, names, [tuple(row.values()) for row in rows])
-        return
-    steps = list(zip(names, processors, strict=True))
-    insert_sqlite(
-        table.name,
-        names,
-        [
-            tuple(row[name] if step is None else step(row[name]) for name, step in steps)
-            for row in rows
-        ],
-    )
+    # Column by column, at C speed but for the processors themselves (a row at a time, a
+    # generator over its values took half of a restore's writing of its hands).
+    columns = []
+    for name in names:
+        column = map(itemgetter(name), rows)
+        if name not in as_text:
+            column = _processed(table.c[name].type, dialect, column)
+        columns.append(column)
+    insert_sqlite(table.name, names, zip(*columns, strict=True))
+
+
+def _processed(kind: sa.types.TypeEngine, dialect: sa.Dialect, values: Iterable) -> Iterable:
+    """A column's values through the type's bind processor for ``dialect``; SQLite's moments
+    in its usual storage format by ``stored_moment``, quicker for the same text."""
+    impl = kind.dialect_impl(dialect)
+    if isinstance(impl, SQLITE_DATETIME) and impl._storage_format == _STORED_MOMENT:
+        return map(stored_moment, values)
+    processor = impl.bind_processor(dialect)
+    return values if processor is None else map(processor, values)
+
+
+_STORED_MOMENT = SQLITE_DATETIME._storage_format
+
+
+def stored_moment(value: datetime | date | None) -> str | None:
+    """A moment as SQLAlchemy stores it in SQLite ("2026-12-07 20:15:03.000000": the fields
+    as given, any time zone left out), or None: its format given a tuple, not a dict
+    (SQLAlchemy's processor took 2.4 µs a moment, half a second of a 10,000-game restore's
+    236,000 hands' two moments; this one takes a third of that)."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return _MOMENT % (
+            value.year, value.month, value.day,
+            value.hour, value.minute, value.second, value.microsecond,
+        )  # fmt: skip
+    if isinstance(value, date):
+        return _MOMENT % (value.year, value.month, value.day, 0, 0, 0, 0)
+    raise TypeError("SQLite DateTime type only accepts Python datetime and date objects as input.")
+
+
+_MOMENT = "%04d-%02d-%02d %02d:%02d:%02d.%06d"
 
 
 #: The most values one SQLite statement is given (SQLite before 3.32 allows 999).
