@@ -166,6 +166,30 @@ def test_restore_into_an_empty_account_loses_nothing(app, account, built_history
     assert all_stats(app, target.id) == original_stats
 
 
+def test_a_restore_numbers_its_games_after_the_greatest_id(app, account, built_history):
+    """On SQLite a restore sets its games' ids after the first one's (restore.py): they
+    follow it, whatever the database held, here once its last game was deleted (SQLite
+    then gives a new row that game's id again), and every row of a game is its own."""
+    original = derived(app, account.id)
+    with app.app_context():
+        last = db.session.scalar(sa.select(sa.func.max(Game.id)))
+        game_service.delete_game(db.session.get(Game, last))
+        greatest = db.session.scalar(sa.select(sa.func.max(Game.id)))
+    target = make_account(app, "new-club")
+    restore(app, target.id, built_history)
+    with app.app_context():
+        ids = db.session.scalars(
+            sa.select(Game.id).where(Game.account_id == target.id).order_by(Game.id)
+        ).all()
+        sqlite = db.engine.dialect.name == "sqlite"
+    assert len(ids) == len(built_history["games"]) and greatest < ids[0]
+    if sqlite:
+        assert ids == list(range(greatest + 1, greatest + 1 + len(ids)))
+    # Seats, hands and their results went to their own games.
+    assert comparable(export(app, target.id)) == comparable(built_history)
+    assert derived(app, target.id) == original
+
+
 def test_the_pages_download_and_restore_a_backup(app, account, history, logged_in):
     download = logged_in.get("/backup/download")
     assert download.status_code == 200

