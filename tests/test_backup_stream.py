@@ -6,6 +6,7 @@ pieces cut anywhere, and a refusal near the end of a long backup changes nothing
 from __future__ import annotations
 
 import copy
+import gc
 import gzip
 import itertools
 import json
@@ -216,6 +217,34 @@ def test_a_refusal_near_the_end_of_a_long_backup_changes_nothing(
     assert restored["games"] == 48
     assert written == [5] * 9 + [3]
     assert counts(app, target.id)[2] == 48
+
+
+@pytest.mark.parametrize("fails", [False, True], ids=["written", "failed"])
+def test_the_collector_leaves_the_older_objects_alone_while_the_rows_are_written(
+    app, document, monkeypatch, fails
+):
+    """While the rows are written, what the process held before is out of the collector's
+    way (``gc.freeze``); given back at the end, the restore written or failed."""
+    frozen = []
+    real = restore_writer.Writer.games
+
+    def games(self, batch, keys=None):
+        frozen.append(gc.get_freeze_count())
+        if fails:
+            raise sa.exc.IntegrityError("INSERT", {}, Exception("simulated"))
+        return real(self, batch, keys)
+
+    monkeypatch.setattr(restore_writer.Writer, "games", games)
+    before = gc.get_freeze_count()
+    target = make_account(app, "new-club")
+    answer = outcome(app, target.id, json.dumps(document).encode(), streamed=True)
+    assert frozen and all(count > before + 10_000 for count in frozen)
+    assert gc.get_freeze_count() == before
+    if fails:
+        assert answer[0] == "restore_refused" and counts(app, target.id) == (0, 0, 0)
+    else:
+        assert answer["games"] == 12
+        assert comparable(export(app, target.id)) == comparable(document)
 
 
 def test_a_constraint_broken_between_batches_is_a_refusal_that_changes_nothing(
