@@ -303,7 +303,8 @@ def test_a_worker_makes_its_patterns_and_templates_and_checkpoints_sqlite(
     about a second): a process's first new game or player waited for it (1,074 ms against
     5 ms for the next, measured through the API). It compiles every template, the games' own
     too (the first game page of a worker took 245 ms). On SQLite it also starts the thread
-    that checkpoints the log (scorekeeper/sqlite_writer.py)."""
+    that checkpoints the log (scorekeeper/sqlite_writer.py). Last, it leaves what it holds
+    out of the collector's way (``gc.freeze``)."""
     import json
     import os
     import subprocess
@@ -316,7 +317,7 @@ def test_a_worker_makes_its_patterns_and_templates_and_checkpoints_sqlite(
     if database:
         env["DATABASE_URL"] = database
     probe = (
-        "import json, runpy, threading\n"
+        "import gc, json, runpy, threading\n"
         "hooks = runpy.run_path('gunicorn.conf.py')\n"
         "from scorekeeper import sqlite_writer\n"
         "from scorekeeper.api import schemas\n"
@@ -326,6 +327,7 @@ def test_a_worker_makes_its_patterns_and_templates_and_checkpoints_sqlite(
         "worker = type('Worker', (), {'wsgi': app})()\n"
         "before = text._classes.cache_info().currsize\n"
         "hooks['post_worker_init'](worker)\n"
+        "frozen = gc.get_freeze_count()\n"
         "listed = app.jinja_env.list_templates(filter_func=lambda name: name.endswith('.html'))\n"
         "compiled_pages = {each.name for each in app.jinja_env.cache.values()}\n"
         "pages = [len(listed), sorted(set(listed) - compiled_pages),\n"
@@ -338,14 +340,14 @@ def test_a_worker_makes_its_patterns_and_templates_and_checkpoints_sqlite(
         "after = (text._classes.cache_info().misses, schemas._compiled.cache_info().misses)\n"
         "threads = sorted(thread.name for thread in threading.enumerate())\n"
         "print(json.dumps([before, made.currsize, made.misses, len(patterns), compiled, *after,\n"
-        "                  sqlite_writer.autocheckpoint(), threads, pages]))\n"
+        "                  sqlite_writer.autocheckpoint(), threads, pages, frozen]))\n"
     )
     said = subprocess.run(
         [sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True, check=True
     )
     found = json.loads(said.stdout.strip().splitlines()[-1])
     before, made, misses, patterns, compiled, misses_after, compiled_misses = found[:7]
-    pages, threads, (templates, not_compiled, oh_hell) = found[7:]
+    pages, threads, (templates, not_compiled, oh_hell), frozen = found[7:]
     assert (before, made, misses) == (0, 1, 1)
     assert patterns >= 3 and compiled == patterns
     # A name checked afterwards makes nothing again.
@@ -355,3 +357,6 @@ def test_a_worker_makes_its_patterns_and_templates_and_checkpoints_sqlite(
     # Every template compiled, the games' own among them (found by their plug-in's name).
     assert templates > 50 and not_compiled == []
     assert {"games/oh_hell/show.html", "games/oh_hell/_sheet.html"} <= set(oh_hell)
+    # Then what the worker holds is left out of the collector's full collections: the app,
+    # its modules and its templates, well over 100,000 objects.
+    assert frozen > 100_000
