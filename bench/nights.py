@@ -6,11 +6,15 @@ out over 200 weekly nights, so a night holds more games as the history grows), t
 is requested ``--repeat`` times through the test client (one process, the full body read):
 median and p95 in ms, the SQL statements of one request and its body's size (the API's
 list of nights gives every game of each night, and the nights hold more games as the history
-grows: its body grows with them). The filled databases are kept under ``--keep`` (SQLite
-files, reused by the next run: filling 10,000 games takes minutes), so two checkouts can be
-timed on the very same data.
+grows: its body grows with them). ``--per-night N`` shares the games out over as many
+nights as hold N games each instead (2,000 nights of 5 games at 10,000 games, 200 at
+1,000): the nights stay the same size whatever the history, so what a list's time does
+between the two sizes is the history's doing alone. The filled databases are kept under
+``--keep`` (SQLite files, reused by the next run: filling 10,000 games takes a minute or
+more), so two checkouts can be timed on the very same data.
 
     .venv/bin/python bench/nights.py [--games 1000 10000] [--repeat 60] [--keep DIR]
+        [--per-night N]
 """
 
 from __future__ import annotations
@@ -66,11 +70,13 @@ def app_for(path: Path):
     )
 
 
-def filled(folder: Path, games: int, seed: int) -> Path:
-    """The SQLite file of an account with ``games`` games (made once, then reused)."""
+def filled(folder: Path, games: int, seed: int, per_night: int | None = None) -> Path:
+    """The SQLite file of an account with ``games`` games (made once, then reused), over
+    200 nights, or over nights of ``per_night`` games each."""
     import run as filler  # bench/run.py: the realistic history
 
-    path = folder / f"nights-{games}.db"
+    nights = 200 if per_night is None else max(1, games // per_night)
+    path = folder / (f"nights-{games}.db" if per_night is None else f"nights-{games}-{nights}.db")
     if path.exists():
         return path
     part = path.with_suffix(".part")
@@ -79,7 +85,7 @@ def filled(folder: Path, games: int, seed: int) -> Path:
     with app.app_context():
         upgrade()
         account = accounts.create_account("bench-club", PASSWORD)
-        filler.fill(account.id, games, random.Random(seed))
+        filler.fill(account.id, games, random.Random(seed), nights)
         db.session.remove()
         db.engine.dispose()
     part.rename(path)
@@ -141,15 +147,22 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=60)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--keep", help="a folder for the filled databases (reused)")
+    parser.add_argument("--per-night", type=int, help="games per night (default: 200 nights)")
     parser.add_argument("--fill-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     folder = Path(args.keep or tempfile.mkdtemp(prefix="scorekeeper-nights-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
-    paths = {games: filled(folder, games, args.seed) for games in args.games}
+    if args.per_night is not None and args.per_night < 1:
+        parser.error("--per-night must be at least 1")
+    paths = {games: filled(folder, games, args.seed, args.per_night) for games in args.games}
     if args.fill_only:
         return
     results = {games: time_lists(path, args.repeat) for games, path in paths.items()}
-    print(f"Scorekeeper /nights/ bench: sqlite, {args.repeat} requests per list (test client)")
+    spread = "200 nights" if args.per_night is None else f"nights of {args.per_night} games each"
+    print(
+        f"Scorekeeper /nights/ bench: sqlite, {args.repeat} requests per list (test client); "
+        f"the games over {spread}"
+    )
     print(f"  load average (1 min): {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{'list':<36}{'games':>7}{'median ms':>11}{'p95 ms':>9}{'SQL':>6}{'KiB':>8}")
     for url in URLS:
