@@ -251,6 +251,9 @@ class Game(GameCopies, db.Model):
         # The finished games in the order they finished: a game that has just finished is
         # rated after the one before it in its scopes (``services.ratings._append``).
         sa.Index("ix_game_account_finished", "account_id", "status", "finished_at", "id"),
+        # An account's games of one game (and status, variant): how many it finished, counted
+        # in the index alone (a game's statistics page: ``services.stats.finished_games``).
+        sa.Index("ix_game_account_kind", "account_id", "kind", "status", "variant"),
         # The finished games without standings (kept from before the ratings): every read of
         # the ratings asks for them (``services.games._rate_unrated``), nearly always none.
         sa.Index(

@@ -616,3 +616,37 @@ def test_a_save_upserts_the_statistics_in_one_order_whatever_the_game_s_stage(mo
     assert len(sent) == 1  # one statement
     rows = [(player, key) for player, _kind, _variant, key, _value in sent[0]]
     assert rows == sorted(rows) and {player for player, _ in rows} == {3, 8}
+
+
+def test_a_game_s_statistics_count_its_finished_games_in_an_index_alone(app):
+    """How many games of one game (and variant) the account finished is counted on the index
+    of its games by game, status and variant, never by reading each finished game's row
+    (bench: /stats/oh_hell at 10,000 games, 4.8 ms of its 10; 0.4 now)."""
+    acct = make_account(app, "count-club")
+    made = build_history(app, acct.id, seed=4, nights_count=2, per_night=3)
+    with app.app_context():
+        account = db.session.get(Account, acct.id)
+        expected = {
+            (kind, variant): count
+            for kind, variant, count in db.session.execute(
+                sa.select(Game.kind, Game.variant, sa.func.count())
+                .where(Game.id.in_(made["games"]), Game.status == "finished")
+                .group_by(Game.kind, Game.variant)
+            )
+        }
+        sqlite = db.engine.dialect.name == "sqlite"
+    assert expected
+    for (kind, variant), count in expected.items():
+        with counting(app, parameters=True) as seen, app.app_context():
+            account = db.session.get(Account, acct.id)
+            assert stats.finished_games(account, kind, variant) == count
+            whole = sum(n for (k, _v), n in expected.items() if k == kind)
+            assert stats.finished_games(account, kind) == whole
+        if sqlite:
+            for sql, given in [(sql, given) for sql, given in seen if "count(game.id)" in sql]:
+                plan = query_plan(app, sql, given)
+                assert len(plan) == 1, plan
+                assert (
+                    "USING COVERING INDEX ix_game_account_kind (account_id=? AND kind=?"
+                    in (plan[0])
+                ), plan
