@@ -43,7 +43,13 @@ TECHNICAL = {
         " ON CONFLICT (",
         " VALUES (:player_id",
     },
-    "services/bulk.py": {") FROM STDIN", "INSERT INTO ", ") VALUES ", " SELECT * FROM unnest("},
+    "services/bulk.py": {
+        ") FROM STDIN",
+        "INSERT INTO ",
+        ") VALUES ",
+        " SELECT * FROM unnest(",
+        "%04d-%02d-%02d %02d:%02d:%02d.%06d",  # SQLite's stored moments
+    },
     "services/backup/stream.py": {r"[ \t\n\r]*"},
     # User-Agent patterns and the product names they stand for (a browser's own name).
     "services/events.py": {"SELECT id, version FROM game", "SELECT version FROM game"},

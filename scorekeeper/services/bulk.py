@@ -14,6 +14,7 @@ from operator import itemgetter
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.sqlite import DATETIME as SQLITE_DATETIME
+from sqlalchemy.dialects.sqlite import dialect as sqlite_dialect
 
 from scorekeeper.extensions import db
 
@@ -90,10 +91,11 @@ def stored_moment(value: datetime | date | None) -> str | None:
         )  # fmt: skip
     if isinstance(value, date):
         return _MOMENT % (value.year, value.month, value.day, 0, 0, 0, 0)
-    raise TypeError("SQLite DateTime type only accepts Python datetime and date objects as input.")
+    return _theirs(value)  # refused as SQLAlchemy refuses it (a TypeError)
 
 
 _MOMENT = "%04d-%02d-%02d %02d:%02d:%02d.%06d"
+_theirs = SQLITE_DATETIME().bind_processor(sqlite_dialect())
 
 
 #: The most values one SQLite statement is given (SQLite before 3.32 allows 999).
