@@ -54,6 +54,13 @@ def document(history_document):  # noqa: F811 - the fixture imported above
     return history_document
 
 
+@pytest.fixture(autouse=True)
+def processes_whatever_the_size(monkeypatch):
+    """The checking processes this module asks for check its small files too (a restore
+    checks a file under ``stream.PROCESSES_FROM`` in its own process: tested below)."""
+    monkeypatch.setattr(stream, "PROCESSES_FROM", 0)
+
+
 @pytest.fixture
 def small_pieces(monkeypatch):
     """Pieces of 7 bytes (and characters): every value of the file is cut somewhere."""
@@ -413,3 +420,39 @@ def test_a_checking_process_starts_without_the_migrations_or_the_compressors():
     page = app.test_client().get("/login", headers={"Accept-Encoding": "gzip"})
     assert page.headers["Content-Encoding"] == "gzip"
     assert b"<form" in gzip.decompress(page.data)
+
+
+@pytest.mark.parametrize("text", ["", "{}", '{"games": ["Ánh", "ລາວ", "বাংলা"]}' * 500])
+def test_the_size_of_a_files_text_is_read_from_a_gzip_files_end(text):
+    raw = text.encode()
+    assert stream.text_size(raw) == len(raw)
+    assert stream.text_size(text) == len(text)
+    assert stream.text_size(gzip.compress(raw, mtime=0)) == len(raw)
+
+
+def test_a_file_under_the_size_for_processes_is_checked_in_the_worker(app, document, monkeypatch):
+    """Checking processes take about a second each to start: a file whose text is under
+    ``PROCESSES_FROM`` is checked in the restore's own process whatever it is asked, one at
+    that size or more in the processes asked for; both restore the same rows."""
+    from scorekeeper.services.backup import checking
+
+    pools = []
+
+    class Counted(checking.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            pools.append(args[0])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(checking, "ProcessPoolExecutor", Counted)
+    monkeypatch.setattr(stream, "BATCH", 3)
+    body = gzip.compress(json.dumps(document).encode(), mtime=0)
+    restored = []
+    for size_for_processes in (stream.text_size(body) + 1, stream.text_size(body)):
+        monkeypatch.setattr(stream, "PROCESSES_FROM", size_for_processes)
+        target = make_account(app, f"sized-club-{size_for_processes}")
+        assert outcome(app, target.id, body, True, processes=2)["games"] == 12
+        restored.append(comparable(export(app, target.id)))
+        if size_for_processes > stream.text_size(body):
+            assert pools == []  # checked here
+    assert pools == [2]
+    assert restored[0] == restored[1] == comparable(document)

@@ -17,6 +17,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import RestoreJob
 from scorekeeper.models import utcnow
 from scorekeeper.services.backup import job as restore_job
+from scorekeeper.services.backup import stream
 from tests.conftest import Api
 from tests.conftest import login
 from tests.conftest import make_account
@@ -35,8 +36,10 @@ def document(history_document):  # noqa: F811 - the fixture imported above
 
 
 @pytest.fixture
-def background(make_app):
-    """An app that restores every backup in the background."""
+def background(make_app, monkeypatch):
+    """An app that restores every backup in the background, its games checked in processes
+    however small the file (as a large one's are: ``stream.PROCESSES_FROM``)."""
+    monkeypatch.setattr(stream, "PROCESSES_FROM", 0)
     return make_app(RESTORE_BACKGROUND_BYTES=0)
 
 
