@@ -163,13 +163,13 @@ def child_restore(uri: str, path: str) -> dict:
     answered = time.perf_counter() - started
     job_seconds = None
     if response.status_code == 202:  # a large backup: restored in the background
-        status_url = response.get_json()["status_url"]
+        job_id, status_url = response.get_json()["id"], response.get_json()["status_url"]
         while response.get_json()["state"] in ("checking", "writing"):
             time.sleep(0.5)
             response = client.get(status_url, headers=headers)
         assert response.get_json()["state"] == "done", response.text[:500]
         with app.app_context():
-            job = db.session.get(RestoreJob, int(status_url.rstrip("/").rsplit("/", 1)[1]))
+            job = db.session.get(RestoreJob, job_id)
             job_seconds = (job.updated_at - job.created_at).total_seconds()
     else:
         assert response.status_code == 201, response.text[:500]
