@@ -27,7 +27,7 @@ from flask_babel import Babel
 from flask_babel import get_locale
 from flask_babel import get_translations
 from flask_login import current_user
-from jinja2 import pass_context
+from jinja2 import pass_eval_context
 from markupsafe import Markup
 
 from scorekeeper.games import i18n as rules_i18n
@@ -217,25 +217,25 @@ def ngettext(one: str, many: str, count: int) -> str:
     return _translations().ungettext(one, many, count)
 
 
-def _filled(context, text: str, variables: dict) -> str:
+def _filled(eval_ctx, text: str, variables: dict) -> str:
     """A template's text: autoescaped (a format string) and filled in, the numbers of the
     placeholders in the reader's digits (as the phone's sheet fills them: ``games.pages``)."""
-    return filled(context, text, variables, number)
+    return filled(eval_ctx, text, variables, number)
 
 
-@pass_context
-def _template_gettext(context, message: str, **variables) -> str:
+@pass_eval_context
+def _template_gettext(eval_ctx, message: str, **variables) -> str:
     """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
     format string) with the numbers of the placeholders in the reader's digits. A label
     without placeholders is worked out once per catalog (a page shows a hundred)."""
     translations = _translations()
     if variables:
-        return _filled(context, translations.ugettext(message), variables)
+        return _filled(eval_ctx, translations.ugettext(message), variables)
     plain = translations.__dict__.setdefault(_PLAIN, {})
-    key = (message, context.eval_ctx.autoescape)
+    key = (message, eval_ctx.autoescape)
     found = plain.get(key)
     if found is None:
-        found = plain[key] = _filled(context, translations.ugettext(message), {})
+        found = plain[key] = _filled(eval_ctx, translations.ugettext(message), {})
     return found
 
 
@@ -243,16 +243,16 @@ def _template_gettext(context, message: str, **variables) -> str:
 _PLAIN = "_scorekeeper_plain"
 
 
-@pass_context
-def _template_pgettext(context, message_context: str, message: str, **variables) -> str:
+@pass_eval_context
+def _template_pgettext(eval_ctx, message_context: str, message: str, **variables) -> str:
     """The templates' ``pgettext``: ``_`` for a message with a context."""
-    return _filled(context, pgettext(message_context, message), variables)
+    return _filled(eval_ctx, pgettext(message_context, message), variables)
 
 
-@pass_context
-def _template_ngettext(context, one: str, many: str, count: int, **variables) -> str:
+@pass_eval_context
+def _template_ngettext(eval_ctx, one: str, many: str, count: int, **variables) -> str:
     variables.setdefault("num", count)
-    return _filled(context, ngettext(one, many, count), variables)
+    return _filled(eval_ctx, ngettext(one, many, count), variables)
 
 
 def names(items: list[str]) -> str:

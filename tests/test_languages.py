@@ -10,6 +10,7 @@ from flask_babel import force_locale
 
 from scorekeeper.extensions import db
 from scorekeeper.games.registry import GAMES
+from scorekeeper.i18n import speak_to_the_rules
 from scorekeeper.models import Account
 
 
@@ -112,3 +113,35 @@ def test_the_login_page_names_every_game_in_the_reader_s_language(app, client, c
         titles = [str(plugin.title) for plugin in GAMES.values()]
     assert len(titles) == 7
     assert [title for title in titles if title not in lead] == []
+
+
+#: A name a player could type, and a label filled with it in a loop that sets a variable and in
+#: a block that does (where Jinja hands a function taking the whole context a copy of it).
+_TYPED = "<b>Ann & Co</b>"
+_WORDS = (
+    "{% set seen = [] %}{% for name in names %}{% set shown = name %}"
+    "[{{ _('%(name)s bids first', name=shown) }}|{{ ngettext('%(num)s card', '%(num)s cards', 2) }}"
+    "|{{ pgettext('suit', 'Spades') }}]{% endfor %}"
+)
+
+
+@pytest.mark.parametrize("escaped", [True, False])
+def test_the_words_filled_in_loops_are_escaped_as_their_template_is(app, escaped):
+    """A page's words escape what they are filled with; a template that does not escape (a
+    text, a script's words) gets it as typed. Said of the server's templates and of the
+    phone's (``games.pages``), which take only the evaluation context, not the page's."""
+    from jinja2 import DictLoader
+
+    from scorekeeper.games import pages
+
+    source = _WORDS if escaped else "{% autoescape false %}" + _WORDS + "{% endautoescape %}"
+    with app.test_request_context(), force_locale("en"):
+        server = app.jinja_env.from_string(source).render(names=[_TYPED])
+    speak_to_the_rules()
+    phone = pages.environment(DictLoader({"page.html": source})).get_template("page.html")
+    drawn = phone.render(names=[_TYPED])
+    for html in (server, drawn):
+        if escaped:
+            assert html == "[&lt;b&gt;Ann &amp; Co&lt;/b&gt; bids first|2 cards|Spades]"
+        else:
+            assert html == "[<b>Ann & Co</b> bids first|2 cards|Spades]"

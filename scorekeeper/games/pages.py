@@ -48,6 +48,7 @@ from jinja2 import BaseLoader
 from jinja2 import Environment
 from jinja2 import FileSystemLoader
 from jinja2 import pass_context
+from jinja2 import pass_eval_context
 from jinja2 import select_autoescape
 from markupsafe import Markup
 
@@ -70,11 +71,15 @@ from scorekeeper.games.sheet import sheet_of
 ESCAPED = ("html", "htm", "xml", "xhtml", "svg")
 
 
-def filled(context, text: str, variables: Mapping[str, Any], number) -> str:
+def filled(eval_ctx, text: str, variables: Mapping[str, Any], number) -> str:
     """A template's text: autoescaped (a format string) and filled in, the numbers of the
     placeholders written by ``number`` (the reader's digits). The server's templates fill
-    their words in with this too (``scorekeeper.i18n``)."""
-    if context.eval_ctx.autoescape:
+    their words in with this too (``scorekeeper.i18n``).
+
+    The words' functions take Jinja's evaluation context (whether the template escapes), not
+    the whole context: called in a loop, a function taking the context gets a copy of it
+    made for the call, with the loop's variables (every global and variable of the page)."""
+    if eval_ctx.autoescape:
         text = Markup(text)
     if not variables and "%" not in text:  # a plain label: nothing to fill in
         return text
@@ -86,20 +91,20 @@ def filled(context, text: str, variables: Mapping[str, Any], number) -> str:
     }
 
 
-@pass_context
-def _gettext(context, message: str, **variables: Any) -> str:
-    return filled(context, i18n.translated(message), variables, i18n.number)
+@pass_eval_context
+def _gettext(eval_ctx, message: str, **variables: Any) -> str:
+    return filled(eval_ctx, i18n.translated(message), variables, i18n.number)
 
 
-@pass_context
-def _pgettext(context, message_context: str, message: str, **variables: Any) -> str:
-    return filled(context, i18n.translated_in(message_context, message), variables, i18n.number)
+@pass_eval_context
+def _pgettext(eval_ctx, message_context: str, message: str, **variables: Any) -> str:
+    return filled(eval_ctx, i18n.translated_in(message_context, message), variables, i18n.number)
 
 
-@pass_context
-def _ngettext(context, one: str, many: str, count: int, **variables: Any) -> str:
+@pass_eval_context
+def _ngettext(eval_ctx, one: str, many: str, count: int, **variables: Any) -> str:
     variables.setdefault("num", count)
-    return filled(context, i18n.translated_plural(one, many, count), variables, i18n.number)
+    return filled(eval_ctx, i18n.translated_plural(one, many, count), variables, i18n.number)
 
 
 def _delta(value: int) -> str:
