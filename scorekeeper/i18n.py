@@ -223,36 +223,66 @@ def _filled(eval_ctx, text: str, variables: dict) -> str:
     return filled(eval_ctx, text, variables, number)
 
 
-@pass_eval_context
-def _template_gettext(eval_ctx, message: str, **variables) -> str:
-    """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
-    format string) with the numbers of the placeholders in the reader's digits. A label
-    without placeholders is worked out once per catalog (a page shows a hundred)."""
+#: Where a catalog keeps what its templates' words were worked out to: the labels, and the
+#: sentences filled in with words and numbers (a game page says the same ones save after
+#: save: each bid still to make, each player's tricks, the hand's title), each worked out once
+#: per catalog, so in the reader's language and digits. Only what is filled in with plain
+#: text and numbers is kept (a value of any other kind may say something else next time), and
+#: at most ``KEPT_LIMIT`` of them: past it, the catalog starts over.
+_KEPT = "_scorekeeper_kept"
+KEPT_LIMIT = 4096
+_KEPT_TYPES = frozenset({str, Markup, int, float})
+
+
+def _worked_out(eval_ctx, source: tuple, variables: dict, text) -> str:
+    """The words of ``source`` (the message's ids, and its count for a plural) filled in with
+    ``variables``: as the reader's catalog kept them, else ``text(catalog)`` (the catalog's
+    words for them) filled in, and kept."""
     translations = _translations()
+    kept = translations.__dict__.get(_KEPT)
+    if kept is None:
+        kept = translations.__dict__[_KEPT] = {}
+    key = (source, eval_ctx.autoescape)
     if variables:
-        return _filled(eval_ctx, translations.ugettext(message), variables)
-    plain = translations.__dict__.setdefault(_PLAIN, {})
-    key = (message, eval_ctx.autoescape)
-    found = plain.get(key)
+        for name, value in variables.items():
+            if type(value) not in _KEPT_TYPES:
+                return _filled(eval_ctx, text(translations), variables)
+            key += (name, type(value), value)
+    try:
+        found = kept.get(key)
+    except TypeError:  # a message id or a count that is no text or number
+        return _filled(eval_ctx, text(translations), variables)
     if found is None:
-        found = plain[key] = _filled(eval_ctx, translations.ugettext(message), {})
+        if len(kept) >= KEPT_LIMIT:
+            kept.clear()
+        found = kept[key] = _filled(eval_ctx, text(translations), variables)
     return found
 
 
-#: Where a catalog keeps the labels ``_template_gettext`` worked out.
-_PLAIN = "_scorekeeper_plain"
+@pass_eval_context
+def _template_gettext(eval_ctx, message: str, **variables) -> str:
+    """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
+    format string) with the numbers of the placeholders in the reader's digits."""
+    return _worked_out(eval_ctx, (message,), variables, lambda found: found.ugettext(message))
 
 
 @pass_eval_context
 def _template_pgettext(eval_ctx, message_context: str, message: str, **variables) -> str:
     """The templates' ``pgettext``: ``_`` for a message with a context."""
-    return _filled(eval_ctx, pgettext(message_context, message), variables)
+    return _worked_out(
+        eval_ctx,
+        (message_context, message),
+        variables,
+        lambda _: pgettext(message_context, message),
+    )
 
 
 @pass_eval_context
 def _template_ngettext(eval_ctx, one: str, many: str, count: int, **variables) -> str:
     variables.setdefault("num", count)
-    return _filled(eval_ctx, ngettext(one, many, count), variables)
+    return _worked_out(
+        eval_ctx, (one, many, count), variables, lambda found: found.ungettext(one, many, count)
+    )
 
 
 def names(items: list[str]) -> str:

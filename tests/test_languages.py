@@ -145,3 +145,72 @@ def test_the_words_filled_in_loops_are_escaped_as_their_template_is(app, escaped
             assert html == "[&lt;b&gt;Ann &amp; Co&lt;/b&gt; bids first|2 cards|Spades]"
         else:
             assert html == "[<b>Ann & Co</b> bids first|2 cards|Spades]"
+
+
+def _kept_words(app, code: str) -> dict:
+    from flask_babel import get_translations
+
+    from scorekeeper import i18n
+
+    with app.test_request_context(), force_locale(code):
+        return get_translations().__dict__.get(i18n._KEPT, {})
+
+
+def _say(app, code: str, source: str, **values) -> str:
+    with app.test_request_context(), force_locale(code):
+        return app.jinja_env.from_string(source).render(**values)
+
+
+def test_a_filled_sentence_is_worked_out_once_in_each_language(app):
+    """The same sentence with the same values, said again, is the one the reader's catalog
+    kept: in that language and its digits, escaped as the template escapes it."""
+    from markupsafe import Markup
+
+    source = (
+        "{{ _('%(name)s bids first', name=who) }} "
+        "{{ ngettext('%(num)s card', '%(num)s cards', n) }}"
+    )
+    english = _say(app, "en", source, who="Ann", n=3)
+    assert english == "Ann bids first 3 cards"
+    assert _say(app, "en", source, who="Ann", n=3) == english
+    assert any("%(name)s bids first" in key[0] for key in _kept_words(app, "en"))
+    bengali = _say(app, "bn", source, who="Ann", n=3)
+    assert "৩" in bengali and "3" not in bengali
+    assert _say(app, "en", source, who="Ann", n=1) == "Ann bids first 1 card"
+    # Text and markup of the same letters, and a template that does not escape: each its own.
+    assert _say(app, "en", source, who=_TYPED, n=3).startswith("&lt;b&gt;Ann &amp; Co&lt;/b&gt;")
+    assert _say(app, "en", source, who=Markup(_TYPED), n=3).startswith(_TYPED + " bids")
+    unescaped = "{% autoescape false %}" + source + "{% endautoescape %}"
+    assert _say(app, "en", unescaped, who=_TYPED, n=3).startswith(_TYPED + " bids")
+    assert _say(app, "en", source, who=_TYPED, n=3).startswith("&lt;b&gt;")
+
+
+def test_a_sentence_filled_with_anything_else_is_worked_out_each_time(app):
+    """A value that is neither text nor a number may say something else next time: the
+    sentence is filled in anew (nor is a message id that is no text refused)."""
+
+    class Seat:
+        said = "Ann"
+
+        def __str__(self) -> str:
+            return self.said
+
+    seat = Seat()
+    source = "{{ _('%(name)s bids first', name=seat) }}"
+    assert _say(app, "en", source, seat=seat) == "Ann bids first"
+    seat.said = "Ben"
+    assert _say(app, "en", source, seat=seat) == "Ben bids first"
+    assert (
+        _say(app, "en", "{{ ngettext('%(num)s card', '%(num)s cards', n) }}", n=[2]) == "[2] cards"
+    )
+
+
+def test_the_kept_sentences_start_over_past_their_limit(app, monkeypatch):
+    from scorekeeper import i18n
+
+    monkeypatch.setattr(i18n, "KEPT_LIMIT", 3)
+    _kept_words(app, "en").clear()  # what earlier tests had kept
+    source = "{{ _('Hand %(number)s', number=n) }}"
+    for number in range(1, 8):
+        assert _say(app, "en", source, n=number) == f"Hand {number}"
+        assert len(_kept_words(app, "en")) <= 3
