@@ -236,8 +236,8 @@ _KEPT_TYPES = frozenset({str, Markup, int, float})
 
 def _worked_out(eval_ctx, source: tuple, variables: dict, text) -> str:
     """The words of ``source`` (the message's ids, and its count for a plural) filled in with
-    ``variables``: as the reader's catalog kept them, else ``text(catalog)`` (the catalog's
-    words for them) filled in, and kept."""
+    ``variables``: as the reader's catalog kept them, else ``text()`` (the catalog's words for
+    them: ``gettext``, ``pgettext`` or ``ngettext`` above) filled in, and kept."""
     translations = _translations()
     kept = translations.__dict__.get(_KEPT)
     if kept is None:
@@ -246,16 +246,16 @@ def _worked_out(eval_ctx, source: tuple, variables: dict, text) -> str:
     if variables:
         for name, value in variables.items():
             if type(value) not in _KEPT_TYPES:
-                return _filled(eval_ctx, text(translations), variables)
+                return _filled(eval_ctx, text(), variables)
             key += (name, type(value), value)
     try:
         found = kept.get(key)
     except TypeError:  # a message id or a count that is no text or number
-        return _filled(eval_ctx, text(translations), variables)
+        return _filled(eval_ctx, text(), variables)
     if found is None:
         if len(kept) >= KEPT_LIMIT:
             kept.clear()
-        found = kept[key] = _filled(eval_ctx, text(translations), variables)
+        found = kept[key] = _filled(eval_ctx, text(), variables)
     return found
 
 
@@ -263,26 +263,21 @@ def _worked_out(eval_ctx, source: tuple, variables: dict, text) -> str:
 def _template_gettext(eval_ctx, message: str, **variables) -> str:
     """The templates' ``_``/``gettext``: Jinja's newstyle gettext (autoescaped, always a
     format string) with the numbers of the placeholders in the reader's digits."""
-    return _worked_out(eval_ctx, (message,), variables, lambda found: found.ugettext(message))
+    return _worked_out(eval_ctx, (message,), variables, lambda: gettext(message))
 
 
 @pass_eval_context
 def _template_pgettext(eval_ctx, message_context: str, message: str, **variables) -> str:
     """The templates' ``pgettext``: ``_`` for a message with a context."""
     return _worked_out(
-        eval_ctx,
-        (message_context, message),
-        variables,
-        lambda _: pgettext(message_context, message),
+        eval_ctx, (message_context, message), variables, lambda: pgettext(message_context, message)
     )
 
 
 @pass_eval_context
 def _template_ngettext(eval_ctx, one: str, many: str, count: int, **variables) -> str:
     variables.setdefault("num", count)
-    return _worked_out(
-        eval_ctx, (one, many, count), variables, lambda found: found.ungettext(one, many, count)
-    )
+    return _worked_out(eval_ctx, (one, many, count), variables, lambda: ngettext(one, many, count))
 
 
 def names(items: list[str]) -> str:
