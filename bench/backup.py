@@ -163,7 +163,8 @@ def child_restore(uri: str, path: str) -> dict:
     answered = time.perf_counter() - started
     job_seconds = None
     if response.status_code == 202:  # a large backup: restored in the background
-        job_id, status_url = response.get_json()["id"], response.get_json()["status_url"]
+        accepted = response.get_json()
+        job_id, status_url = accepted["id"], accepted["status_url"]
         while response.get_json()["state"] in ("checking", "writing"):
             time.sleep(0.5)
             response = client.get(status_url, headers=headers)
