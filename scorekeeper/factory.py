@@ -16,6 +16,7 @@ from sqlalchemy.engine import Engine
 
 from scorekeeper import config as settings
 from scorekeeper import sqlite_writer
+from scorekeeper.templating import QuickContext
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -52,6 +53,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_i18n(app)
     register_template_helpers(app)
     worked_out_per_request(app)
+    app.jinja_env.context_class = QuickContext
     register_commands(app)
     register_proxy(app)
     return app

@@ -1,0 +1,105 @@
+"""The app's templates call what they are given as Jinja does (``scorekeeper.templating``):
+every kind of callable, in and out of loops and blocks, gets the same arguments and gives the
+same page as with Jinja's own context."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from jinja2 import DictLoader
+from jinja2 import Environment
+from jinja2 import pass_context
+from jinja2 import pass_environment
+from jinja2 import pass_eval_context
+from jinja2.runtime import Context
+
+from scorekeeper.templating import QuickContext
+
+
+class Counter:
+    """A callable object whose ``__call__`` takes the template's context."""
+
+    @pass_context
+    def __call__(self, context, name):
+        return f"{name}={context.get(name)}"
+
+
+class Plain:
+    def __call__(self, text):
+        return text.upper()
+
+    def shout(self, text):
+        return text + "!"
+
+
+def stops():
+    raise StopIteration
+
+
+@pass_context
+def seen(context, name):
+    """What a function that takes the context sees of a loop's or block's variables."""
+    return f"{name}:{context.get(name)}"
+
+
+@pass_eval_context
+def escaping(eval_ctx, text):
+    return f"{text}/{eval_ctx.autoescape}"
+
+
+@pass_environment
+def trimming(environment, text):
+    return f"{text}/{environment.trim_blocks}"
+
+
+TEMPLATES = {
+    "macros.html": (
+        "{% macro box(title) %}<b>{{ title }}</b>{{ caller() if caller }}{% endmacro %}"
+    ),
+    "page.html": (
+        '{% from "macros.html" import box %}'
+        "{{ plain('a') }} {{ plain.shout('b') }} {{ joined(['c', 'd']) }} {{ half('&lt;') }}"
+        " {{ seen('outer') }} {{ escaping('<f>') }} {{ trimming('g') }} {{ counter('outer') }}"
+        " {{ box('<h>') }} {% call box('i') %}inside {{ seen('outer') }}{% endcall %}"
+        " {{ stops() is undefined }} {{ dict(k=1)['k'] }} {{ 'x'.upper() }}"
+        "{% for item in [1, 2] %}{% set local = item * 10 %}"
+        " [{{ seen('item') }} {{ seen('local') }} {{ counter('local') }} {{ box(item) }}"
+        " {{ escaping(item) }}]{% endfor %}"
+        "{% block body %}{% set inner = 'block' %} {{ seen('inner') }}"
+        " {{ counter('inner') }}{% endblock %}"
+    ),
+}
+
+
+def drawn(context_class, autoescape: bool) -> str:
+    environment = Environment(loader=DictLoader(TEMPLATES), autoescape=autoescape)
+    environment.context_class = context_class
+    return environment.get_template("page.html").render(
+        plain=Plain(),
+        joined=", ".join,
+        half=functools.partial(str.replace, "<tag>", "<"),
+        seen=seen,
+        escaping=escaping,
+        trimming=trimming,
+        counter=Counter(),
+        stops=stops,
+        outer="out",
+    )
+
+
+@pytest.mark.parametrize("autoescape", [True, False], ids=["escaped", "unescaped"])
+def test_every_kind_of_callable_is_called_as_jinja_calls_it(autoescape):
+    quick = drawn(QuickContext, autoescape)
+    assert quick == drawn(Context, autoescape)
+    # What the calls gave: the loop's and block's variables reached the functions that take
+    # the context, the evaluation context says whether the page escapes.
+    assert "local:10 local=10 <b>1</b>" in quick and "local:20 local=20 <b>2</b>" in quick
+    assert "inner:block inner=block" in quick and "outer:out" in quick
+    assert ("&lt;f&gt;/True" if autoescape else "<f>/False") in quick
+    assert ("A b! c, d &amp;lt;tag&gt;" if autoescape else "A b! c, d &lt;tag>") in quick
+    assert "g/False" in quick and " True 1 X" in quick
+
+
+def test_the_apps_templates_use_it(app):
+    assert app.jinja_env.context_class is QuickContext
