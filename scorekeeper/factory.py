@@ -16,7 +16,7 @@ from sqlalchemy.engine import Engine
 
 from scorekeeper import config as settings
 from scorekeeper import sqlite_writer
-from scorekeeper.templating import QuickContext
+from scorekeeper import templating
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -41,6 +41,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         template_folder=str(ROOT / "templates"),
         static_folder=str(ROOT / "static"),
     )
+    app.jinja_environment = templating.Environment  # before the app's templates are read
     configure(app, test_config)
     register_request_handling(app)
     register_extensions(app)
@@ -53,7 +54,6 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_i18n(app)
     register_template_helpers(app)
     worked_out_per_request(app)
-    app.jinja_env.context_class = QuickContext
     register_commands(app)
     register_proxy(app)
     return app

@@ -1,6 +1,6 @@
-"""The app's templates call what they are given as Jinja does (``scorekeeper.templating``):
-every kind of callable, in and out of loops and blocks, gets the same arguments and gives the
-same page as with Jinja's own context."""
+"""The app's templates call and escape as Jinja does (``scorekeeper.templating``): every kind
+of callable, in and out of loops and blocks, gets the same arguments, and every kind of
+value is escaped (or not) alike: the same page as with Jinja's own context and code."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from jinja2 import pass_context
 from jinja2 import pass_environment
 from jinja2 import pass_eval_context
 from jinja2.runtime import Context
+from markupsafe import Markup
 
+from scorekeeper import templating
 from scorekeeper.templating import QuickContext
 
 
@@ -101,5 +103,73 @@ def test_every_kind_of_callable_is_called_as_jinja_calls_it(autoescape):
     assert "g/False" in quick and " True 1 X" in quick
 
 
-def test_the_apps_templates_use_it(app):
+class Shown:
+    """A value with markup of its own (as a form's field)."""
+
+    def __html__(self):
+        return "<i>own</i>"
+
+
+class Text(str):
+    """Text of a kind of its own (as a lazy text)."""
+
+
+VALUES = {
+    "text": "<a href='x'>&</a>",
+    "markup": Markup("<b>bold</b> &amp;"),
+    "number": -42,
+    "big": 10**30,
+    "yes": True,
+    "real": 1.5,
+    "nothing": None,
+    "shown": Shown(),
+    "subtext": Text("<s>"),
+    "plain": 7,
+}
+OUTPUT = (
+    "{% for name, value in values|dictsort %}{{ name }}={{ value }};{% endfor %}"
+    " {{ values.text ~ values.markup }} {{ values.markup + values.text }}"
+    " {{ '%s|%s'|format(values.text, values.markup) }} {{ values.text|e }} {{ values.text|safe }}"
+    "{% autoescape false %} off:{{ values.text }}{{ values.markup }}{% endautoescape %}"
+    "{% autoescape on_now %} runs:{{ values.text }}{{ values.plain }}{% endautoescape %}"
+    " {% set kept %}{{ values.text }}{% endset %}{{ kept }}"
+)
+
+
+class Ours(Environment):
+    """A plain Jinja environment with the app's calls and escaping (the app's own is
+    Flask's, which needs an app)."""
+
+    context_class = QuickContext
+    code_generator_class = templating.EscapingCodeGenerator
+    escaped = staticmethod(templating.escaped)
+
+
+@pytest.mark.parametrize("autoescape", [True, False], ids=["escaped", "unescaped"])
+@pytest.mark.parametrize("on_now", [True, False], ids=["decided-on", "decided-off"])
+def test_every_kind_of_value_is_escaped_as_jinja_escapes_it(autoescape, on_now):
+    ours = Ours(autoescape=autoescape)
+    jinjas = Environment(autoescape=autoescape)
+    page = ours.from_string(OUTPUT).render(values=VALUES, on_now=on_now)
+    assert page == jinjas.from_string(OUTPUT).render(values=VALUES, on_now=on_now)
+    if autoescape:
+        assert "text=&lt;a href=&#39;x&#39;&gt;&amp;&lt;/a&gt;;" in page
+        assert "markup=<b>bold</b> &amp;;" in page and "shown=<i>own</i>;" in page
+        assert "number=-42;" in page and "subtext=&lt;s&gt;;" in page
+    assert "off:<a href='x'>&</a>" in page
+    assert ("runs:&lt;a" if on_now else "runs:<a") in page
+
+
+def test_each_kind_of_value_escapes_to_markupsafes_answer():
+    from markupsafe import escape
+
+    for value in VALUES.values():
+        assert templating.escaped(value) == escape(value)
+        assert type(templating.escaped(value)) is Markup
+
+
+def test_the_apps_templates_use_them(app):
     assert app.jinja_env.context_class is QuickContext
+    assert app.jinja_env.code_generator_class is templating.EscapingCodeGenerator
+    source = app.jinja_env.compile("{{ x }}", raw=True)
+    assert "environment.escaped(" in source
