@@ -1,5 +1,5 @@
-"""The app's Jinja environment: Flask's, with less work for the two things a page does most,
-each with the same outcome as Jinja's own.
+"""The app's Jinja environment: Flask's, with less work for what a page does most, each with
+the same outcome as Jinja's own.
 
 A page save draws about 290 calls from its templates (every ``_()``, ``url_for()``, macro
 and method called in them) and escapes about 550 values.
@@ -9,8 +9,10 @@ and method called in them) and escapes about 550 values.
   (``hasattr`` on the callable and on its ``__call__``): about 5% of a save's time, spent on
   questions whose answer depends only on the kind of callable. Here it is asked once, for the
   kinds of callable whose ``__call__`` never takes anything (functions, methods, built-ins,
-  partials, macros); every other callable, and every function that takes the template's
-  context, goes through Jinja's own ``Context.call``: the same arguments, the same answers.
+  partials, macros), and read where the kind keeps it (``FINDERS``: no AttributeError raised
+  and caught for the callables that have none, nearly all); every other callable, and every
+  function that takes the template's context, goes through Jinja's own ``Context.call``:
+  the same arguments, the same answers.
 - Escaping (``escaped``): markupsafe's ``escape`` makes a new ``Markup`` through its Python
   constructor for every value, also for a value that is markup already (a word of the
   catalog, a macro's output: a quarter of them), which it copies. Here text is escaped by
@@ -19,6 +21,11 @@ and method called in them) and escapes about 550 values.
   no escaping), and every other value goes to ``escape``. The templates' compiled code calls
   it for each value they output where escaping is on (``EscapingCodeGenerator``); where a
   template turns escaping off, or decides it as it runs, Jinja's own code is kept.
+- Templates found (``cache_size=-1``): each ``{% extends %}``, ``{% import %}`` and
+  ``{% include %}`` looks its template up again, about 15 a page save; Jinja's default cache
+  keeps the last 400 in an LRU list that moves the one found to its end under a lock (a
+  search through the list, each time). The app's templates are a fixed set (about 90 files,
+  and a game's own by its registered name), so they are kept in a plain dictionary.
 """
 
 from __future__ import annotations
@@ -40,19 +47,42 @@ try:  # markupsafe's escaping of text itself (its C speedups where built)
 except ImportError:  # pragma: no cover - another markupsafe: its escape, as Jinja calls it
     _escape_inner = None
 
-#: Callables Jinja calls as they are: their type's ``__call__`` asks for nothing, so Jinja's
-#: question of their ``__call__`` is always no (``Context.call``'s "callable classes").
-DIRECT = frozenset(
-    {
-        types.FunctionType,
-        types.MethodType,
-        types.BuiltinFunctionType,
-        types.BuiltinMethodType,
-        types.MethodWrapperType,
-        functools.partial,
-        Macro,
-    }
-)
+#: Where Jinja would find a callable's ``jinja_pass_arg`` (what it wants passed first), by
+#: the callable's type, for the types whose ``__call__`` asks for nothing (so Jinja's question
+#: of their ``__call__``, ``Context.call``'s "callable classes", is always no). Read without
+#: ``getattr(obj, name, None)``, which raises and catches an AttributeError inside for every
+#: callable that has none (nearly all): functions, partials and macros keep it in their own
+#: dictionary (their types define none), a method in its function's, built-ins never have it.
+PASS_ARG = "jinja_pass_arg"
+
+
+def _own(obj: t.Any) -> _PassArg | None:
+    return obj.__dict__.get(PASS_ARG)
+
+
+def _method(obj: types.MethodType) -> _PassArg | None:
+    function = obj.__func__
+    if type(function) is types.FunctionType:
+        return function.__dict__.get(PASS_ARG)
+    return getattr(obj, PASS_ARG, None)
+
+
+def _never(_obj: t.Any) -> None:
+    return None
+
+
+FINDERS: dict[type, t.Callable[[t.Any], _PassArg | None]] = {
+    types.FunctionType: _own,
+    types.MethodType: _method,
+    types.BuiltinFunctionType: _never,  # also BuiltinMethodType: the same type
+    types.MethodWrapperType: _never,
+    functools.partial: _own,
+    Macro: _own,
+}
+_FUNCTION = types.FunctionType
+_CONTEXT = _PassArg.context
+_EVAL_CONTEXT = _PassArg.eval_context
+_ENVIRONMENT = _PassArg.environment
 
 _new_str = str.__new__
 
@@ -73,17 +103,22 @@ class QuickContext(Context):
     """Jinja's template context, its ``call`` quicker for the common callables."""
 
     def call(__self, __obj: t.Callable[..., t.Any], *args: t.Any, **kwargs: t.Any) -> t.Any:  # noqa: N805, B902 - Jinja's own signature
-        if type(__obj) not in DIRECT:
-            return Context.call(__self, __obj, *args, **kwargs)
-        pass_arg = getattr(__obj, "jinja_pass_arg", None)
-        if pass_arg is _PassArg.context:
+        kind = type(__obj)
+        if kind is _FUNCTION or kind is Macro:  # most calls: the attribute is their own
+            pass_arg = __obj.__dict__.get(PASS_ARG)
+        else:
+            find = FINDERS.get(kind)
+            if find is None:
+                return Context.call(__self, __obj, *args, **kwargs)
+            pass_arg = find(__obj)
+        if pass_arg is _CONTEXT:
             return Context.call(__self, __obj, *args, **kwargs)
         if kwargs:
             kwargs.pop("_loop_vars", None)
             kwargs.pop("_block_vars", None)
-        if pass_arg is _PassArg.eval_context:
+        if pass_arg is _EVAL_CONTEXT:
             args = (__self.eval_ctx, *args)
-        elif pass_arg is _PassArg.environment:
+        elif pass_arg is _ENVIRONMENT:
             args = (__self.environment, *args)
         try:
             return __obj(*args, **kwargs)
@@ -112,3 +147,7 @@ class Environment(FlaskEnvironment):
     context_class = QuickContext
     code_generator_class = EscapingCodeGenerator
     escaped = staticmethod(escaped)
+
+    def __init__(self, app, **options: t.Any) -> None:
+        options.setdefault("cache_size", -1)
+        super().__init__(app, **options)

@@ -19,7 +19,7 @@ from scorekeeper import templating
 from scorekeeper.templating import QuickContext
 
 
-class Counter:
+class Reader:
     """A callable object whose ``__call__`` takes the template's context."""
 
     @pass_context
@@ -33,6 +33,19 @@ class Plain:
 
     def shout(self, text):
         return text + "!"
+
+    @pass_context
+    def looked(self, context, name):
+        """A method that takes the context (its function carries the mark)."""
+        return f"{name}~{context.get(name)}"
+
+    @pass_environment
+    def trimmed(self, environment, text):
+        return f"{text}~{environment.trim_blocks}"
+
+
+def _tagged(eval_ctx, text):
+    return f"{text}#{eval_ctx.autoescape}"
 
 
 def stops():
@@ -64,9 +77,11 @@ TEMPLATES = {
         "{{ plain('a') }} {{ plain.shout('b') }} {{ joined(['c', 'd']) }} {{ half('&lt;') }}"
         " {{ seen('outer') }} {{ escaping('<f>') }} {{ trimming('g') }} {{ counter('outer') }}"
         " {{ box('<h>') }} {% call box('i') %}inside {{ seen('outer') }}{% endcall %}"
+        " {{ plain.looked('outer') }} {{ plain.trimmed('j') }} {{ marked('k') }}"
         " {{ stops() is undefined }} {{ dict(k=1)['k'] }} {{ 'x'.upper() }}"
         "{% for item in [1, 2] %}{% set local = item * 10 %}"
         " [{{ seen('item') }} {{ seen('local') }} {{ counter('local') }} {{ box(item) }}"
+        " {{ plain.looked('local') }}"
         " {{ escaping(item) }}]{% endfor %}"
         "{% block body %}{% set inner = 'block' %} {{ seen('inner') }}"
         " {{ counter('inner') }}{% endblock %}"
@@ -81,10 +96,12 @@ def drawn(context_class, autoescape: bool) -> str:
         plain=Plain(),
         joined=", ".join,
         half=functools.partial(str.replace, "<tag>", "<"),
+        # A partial marked itself: it is given the evaluation context first.
+        marked=pass_eval_context(functools.partial(_tagged)),
         seen=seen,
         escaping=escaping,
         trimming=trimming,
-        counter=Counter(),
+        counter=Reader(),
         stops=stops,
         outer="out",
     )
@@ -101,6 +118,9 @@ def test_every_kind_of_callable_is_called_as_jinja_calls_it(autoescape):
     assert ("&lt;f&gt;/True" if autoescape else "<f>/False") in quick
     assert ("A b! c, d &amp;lt;tag&gt;" if autoescape else "A b! c, d &lt;tag>") in quick
     assert "g/False" in quick and " True 1 X" in quick
+    # Methods and partials that carry the mark get what they ask for.
+    assert "outer~out j~False" in quick and "local~10" in quick and "local~20" in quick
+    assert f"k#{autoescape}" in quick
 
 
 class Shown:
@@ -173,3 +193,13 @@ def test_the_apps_templates_use_them(app):
     assert app.jinja_env.code_generator_class is templating.EscapingCodeGenerator
     source = app.jinja_env.compile("{{ x }}", raw=True)
     assert "environment.escaped(" in source
+
+
+def test_the_apps_templates_are_kept_in_a_plain_dictionary(app):
+    """Found again without Jinja's LRU list (the app's templates are a fixed set): the same
+    compiled template each time."""
+    env = app.jinja_env
+    assert type(env.cache) is dict
+    first = env.get_template("base.html")
+    assert env.get_template("base.html") is first
+    assert any(name == "base.html" for _loader, name in env.cache)
