@@ -14,6 +14,8 @@ from jinja2 import pass_environment
 from jinja2 import pass_eval_context
 from jinja2.runtime import Context
 from markupsafe import Markup
+from werkzeug.routing import BuildError
+from werkzeug.routing.converters import NumberConverter
 
 from scorekeeper import templating
 from scorekeeper.templating import QuickContext
@@ -203,3 +205,57 @@ def test_the_apps_templates_are_kept_in_a_plain_dictionary(app):
     first = env.get_template("base.html")
     assert env.get_template("base.html") is first
     assert any(name == "base.html" for _loader, name in env.cache)
+
+
+def _sample_values(rule) -> dict:
+    """Values for each of a rule's arguments, as its converter takes them."""
+    values = {}
+    for name in rule.arguments:
+        number = isinstance(rule._converters[name], NumberConverter)
+        values[name] = 7 if number else "css"
+    return values
+
+
+def _every_build(app, url_for) -> list[str]:
+    built = []
+    for rule in sorted(app.url_map.iter_rules(), key=lambda rule: rule.rule):
+        if rule.endpoint == "static" or "any" in rule.rule:
+            continue
+        values = _sample_values(rule)
+        built.append(url_for(rule.endpoint, **values))
+        built.append(url_for(rule.endpoint, _anchor="now here", **values))
+        built.append(url_for(rule.endpoint, page=2, **values))  # a query argument
+    return built
+
+
+def test_the_templates_addresses_are_flasks_own(app):
+    """Every endpoint of the app, with an anchor and with a query argument, under the app's
+    root and then under a prefix (SCRIPT_NAME, behind a proxy): the kept addresses are the
+    ones Flask builds, asked once or twice, and each prefix keeps its own."""
+    kept = app.jinja_env.globals["url_for"]
+    assert kept is not app.url_for
+    for root in ("", "/scorekeeper", ""):
+        with app.test_request_context("/", base_url=f"http://localhost{root}/"):
+            flasks = _every_build(app, app.url_for)
+            assert len(flasks) > 150
+            assert _every_build(app, kept) == flasks
+            assert _every_build(app, kept) == flasks  # the second time, as kept
+            assert all(address.startswith(f"{root}/") for address in flasks)
+            assert kept("games.show", game_id=3, _anchor="now") == f"{root}/games/3#now"
+
+
+def test_addresses_that_are_not_kept_are_flasks_own(app):
+    kept = app.jinja_env.globals["url_for"]
+    with app.test_request_context("/games/", base_url="https://cards.example/"):
+        external = kept("games.show", game_id=3, _external=True)
+        assert external == app.url_for("games.show", game_id=3, _external=True)
+        assert external == "https://cards.example/games/3"
+        assert kept("games.show", game_id=3) == "/games/3"  # the same values, inside the app
+        listed = kept("games.index", player=["Ann", "Ben"])  # a value that cannot be a key
+        assert listed == app.url_for("games.index", player=["Ann", "Ben"])
+        assert "player=Ann" in listed and "player=Ben" in listed
+        assert kept(".index") == app.url_for(".index") == "/games/"  # the blueprint's own
+    with app.test_request_context("/"), pytest.raises(BuildError):
+        kept("games.show")  # a missing value: Flask's error, nothing kept
+    with app.test_request_context("/", base_url="https://other.example/"):
+        assert kept("games.show", game_id=3, _external=True) == "https://other.example/games/3"

@@ -17,6 +17,7 @@ from scorekeeper.games.sheet import sheet_of
 from scorekeeper.i18n import locale_code
 from scorekeeper.i18n import number
 from scorekeeper.services.nights import night_title
+from scorekeeper.templating import kept_url_for
 from scorekeeper.views.assets import asset_url
 from scorekeeper.views.assets import pack_url
 from scorekeeper.views.assets import static_url
@@ -43,6 +44,8 @@ def register(app: Flask) -> None:
             '<link rel="stylesheet" href="{}">\n  <script src="{}" defer></script>'
         ).format(pack_url(kind, "css"), pack_url(kind, "js"))
 
+    # Each address inside the app built once per process (``kept_url_for``).
+    app.jinja_env.globals["url_for"] = kept_url_for(app)
     app.jinja_env.globals["static_url"] = static_url
     app.jinja_env.globals["game_pack"] = game_pack
     app.jinja_env.globals["game_assets"] = game_assets
