@@ -54,6 +54,8 @@ except ImportError:  # pragma: no cover - another markupsafe: its escape, as Jin
 #: ``getattr(obj, name, None)``, which raises and catches an AttributeError inside for every
 #: callable that has none (nearly all): functions, partials and macros keep it in their own
 #: dictionary (their types define none), a method in its function's, built-ins never have it.
+#: Functions and macros, most of the calls, are read in ``QuickContext.call`` itself; the
+#: other kinds here.
 PASS_ARG = "jinja_pass_arg"
 
 
@@ -73,12 +75,10 @@ def _never(_obj: t.Any) -> None:
 
 
 FINDERS: dict[type, t.Callable[[t.Any], _PassArg | None]] = {
-    types.FunctionType: _own,
     types.MethodType: _method,
     types.BuiltinFunctionType: _never,  # also BuiltinMethodType: the same type
     types.MethodWrapperType: _never,
     functools.partial: _own,
-    Macro: _own,
 }
 _FUNCTION = types.FunctionType
 _CONTEXT = _PassArg.context
@@ -105,7 +105,7 @@ class QuickContext(Context):
 
     def call(__self, __obj: t.Callable[..., t.Any], *args: t.Any, **kwargs: t.Any) -> t.Any:  # noqa: N805, B902 - Jinja's own signature
         kind = type(__obj)
-        if kind is _FUNCTION or kind is Macro:  # most calls: the attribute is their own
+        if kind is _FUNCTION or kind is Macro:  # most calls: the mark is their own (``_own``)
             pass_arg = __obj.__dict__.get(PASS_ARG)
         else:
             find = FINDERS.get(kind)
