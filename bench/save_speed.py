@@ -4,16 +4,17 @@ A 7-player Oh Hell game is played on the game page against gunicorn (2 workers, 
 For every save the time from the tap on Save to the updated page is measured in the page
 (the in-place save announces itself with the ``sk:page`` event), and, interleaved with it in
 the same run, its floor: a ``fetch()`` of a static file of the same size from the same server
-followed by the same DOM update. Then the same on Chromium's emulated slow phone link (150 ms
-latency, 1.6 Mbps). Prints median and p95 of each, and their ratio.
+followed by the same DOM update. Then the same on a slow phone link (150 ms round trip,
+1.6 Mbps each way): a delaying proxy between Chromium and gunicorn (``slow_link.py``), so that
+the server's time adds to the link's as on a real network (Chromium's own emulation holds each
+answer until its latency has passed since the request, and so hid up to 150 ms of server
+time). Prints median and p95 of each, and their ratio; then where the medians go: before the
+request leaves, from the request sent to its answer's first byte (the server's time, and on the
+slow link the round trip), the answer's body, and the page's update after it (the browser's
+Resource Timing of each save and floor).
 
-The slow link's figures are Chromium's emulation, not a network: it holds each answer until
-the emulated latency has passed since the request, rather than adding the latency to the
-server's time, so up to 150 ms of server time is hidden in it (a probe with 60 ms of extra
-server time showed no difference). Read the slow-link row as what a phone would see at best,
-and the loopback row for the server's own part. The service worker is kept out of the bench:
-Chromium's emulation does not slow the worker's own fetches, so a floor fetched through it
-looked faster than the link (24 ms at 150 ms of latency), and a save never goes through it.
+The service worker is kept out of the bench: a save never goes through it, and the floor
+should not either.
 
     .venv/bin/python bench/save_speed.py [--hands 10]
 """
@@ -21,6 +22,7 @@ looked faster than the link (24 ms at 150 ms of latency), and a save never goes 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import os
 import socket
@@ -32,17 +34,26 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 BIN = Path(sys.executable).parent
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update"]  # fmt: skip
 PLAYERS = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]  # 7: the figures quoted
-SLOW = {
-    "offline": False,
-    "latency": 150,
-    "downloadThroughput": 200_000,
-    "uploadThroughput": 200_000,
-}
+#: The slow phone link: its round trip (seconds) and rate (bytes per second, each way).
+SLOW_ROUND_TRIP = 0.150
+SLOW_RATE = 200_000
+PASSWORD = "correct horse battery"
+
+#: In the page, after a save or a floor: the parts of its time (ms) from the Resource Timing of
+#: its request (the last one whose address holds ``part``): before the request left, to its
+#: answer's first byte, the body, and after it to ``ended``.
+PARTS = """([part, started, ended]) => {
+  const e = performance.getEntriesByType("resource").filter((r) => r.name.includes(part)).pop();
+  performance.clearResourceTimings();
+  return [e.requestStart - started, e.responseStart - e.requestStart,
+          e.responseEnd - e.responseStart, ended - e.responseEnd];
+}"""
 
 #: In the page: tap Save, resolve when the page announces the swapped-in answer.
 SAVE = """async () => {
@@ -50,7 +61,8 @@ SAVE = """async () => {
   const started = performance.now();
   document.querySelector("[data-save]").click();
   await done;
-  return [performance.now() - started, document.getElementById("main").innerHTML.length];
+  const ended = performance.now();
+  return [started, ended];
 }"""
 #: In the page: the floor: fetch a static file of that size, then the same DOM update.
 FLOOR = """async (url) => {
@@ -61,7 +73,8 @@ FLOOR = """async (url) => {
   await response.text();
   main.innerHTML = html;
   document.dispatchEvent(new CustomEvent("sk:page"));
-  return performance.now() - started;
+  const ended = performance.now();
+  return [started, ended];
 }"""
 
 
@@ -97,9 +110,9 @@ def serve(folder: str, port: int) -> subprocess.Popen:
     raise RuntimeError("gunicorn did not start")
 
 
-def play(page, floor_file, floor_url, wire, hands) -> tuple[list[float], list[float]]:
+def play(page, floor_file, floor_url, wire, hands) -> tuple[list, list]:
     """Save ``hands`` hands' bids and tricks; each save followed by its floor: a static file
-    as large as the answers so far (incompressible random bytes)."""
+    as large as the answers so far (incompressible random bytes). Each a ``(ms, parts)``."""
     saves, floors = [], []
     for number in range(1, hands + 1):
         first = PLAYERS[number % len(PLAYERS)]
@@ -116,12 +129,65 @@ def play(page, floor_file, floor_url, wire, hands) -> tuple[list[float], list[fl
                 value = cards if name == first and prefix == "trick" else 0
                 page.locator(f'form[{form}] input[name="{prefix}-{seat}"][value="{value}"]') \
                     .check(force=True)  # fmt: skip
-            elapsed, _size = page.evaluate(SAVE)
-            saves.append(elapsed)
+            started, ended = page.evaluate(SAVE)
+            saves.append((ended - started, page.evaluate(PARTS, ["/hands", started, ended])))
             if len(wire) == 1 or len(saves) % 5 == 0:
                 floor_file.write_bytes(os.urandom(int(statistics.median(wire))))
-            floors.append(page.evaluate(FLOOR, floor_url))
+            started, ended = page.evaluate(FLOOR, floor_url)
+            floors.append((ended - started, page.evaluate(PARTS, ["bench-floor", started, ended])))
     return saves, floors
+
+
+def signed_in(browser, base: str, new: bool):
+    """A phone's page on ``base``, signed up (``new``) or logged in, and an API token."""
+    # No service worker: a save does not go through it (it lets every write through to the
+    # network), and the floor's static file should not either.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base,
+                                  is_mobile=True, has_touch=True,
+                                  service_workers="block")  # fmt: skip
+    page = context.new_page()
+    page.goto("/signup" if new else "/login")
+    page.get_by_label("Username").fill("speed-club")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    if new:
+        page.get_by_label("Password again").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up" if new else "Log in").click()
+    page.wait_for_url(lambda url: "/signup" not in url and "/login" not in url)
+    basic = base64.b64encode(f"speed-club:{PASSWORD}".encode()).decode()
+    token = page.request.post("/api/v1/tokens", headers={"Authorization": f"Basic {basic}"}).json()[
+        "token"
+    ]
+    return page, token
+
+
+def measured(page, token: str, label: str, hands: int) -> tuple:
+    """A new game played on ``page``: its saves and floors, the page's size and the answers'
+    median size over the wire (compressed)."""
+    game = page.request.post(
+        "/api/v1/games",
+        # Up and down again: 13 hands at 7 players (down alone ends after 7).
+        data=json.dumps(
+            {"game": "oh_hell", "players": PLAYERS, "options": {"sequence": "up-down"}}
+        ),  # fmt: skip
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    ).json()
+    page.goto(f"/games/{game['id']}")
+    size = page.evaluate("document.getElementById('main').innerHTML.length")
+    wire: list[int] = []  # each save's answer, bytes over the wire (compressed)
+    page.on(
+        "response",
+        lambda r: (
+            wire.append(int(r.headers.get("content-length", 0))) if "/hands" in r.url else None
+        ),
+    )
+    page.request.get(f"/games/{game['id']}")  # warm the workers up
+    floor_file = ROOT / "static" / "bench-floor.html"
+    floor_file.write_bytes(os.urandom(5_000))
+    try:
+        saves, floors = play(page, floor_file, f"/static/bench-floor.html?r={label}", wire, hands)
+    finally:
+        floor_file.unlink(missing_ok=True)
+    return saves, floors, size, int(statistics.median(wire))
 
 
 def main() -> None:
@@ -129,86 +195,52 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=10)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
+    from slow_link import SlowLink
 
     folder = tempfile.mkdtemp(prefix="scorekeeper-speed-")
     port = free_port()
     server = serve(folder, port)
-    base = f"http://127.0.0.1:{port}"
-    floor_file = ROOT / "static" / "bench-floor.html"
+    results = {}
     try:
-        with sync_playwright() as playwright:
+        with (
+            sync_playwright() as playwright,
+            SlowLink(("127.0.0.1", port), SLOW_ROUND_TRIP, SLOW_RATE) as link,
+        ):
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            # No service worker: the floor's static file went through it, and Chromium's
-            # emulated link does not slow the worker's own fetches (the slow link's floor was
-            # 24 ms at 150 ms of latency). A save does not go through it either (it lets every
-            # write through to the network).
-            context = browser.new_context(viewport={"width": 390, "height": 844}, base_url=base,
-                                          is_mobile=True, has_touch=True,
-                                          service_workers="block")  # fmt: skip
-            page = context.new_page()
-            page.goto("/signup")
-            page.get_by_label("Username").fill("speed-club")
-            page.get_by_label("Password", exact=True).fill("correct horse battery")
-            page.get_by_label("Password again").fill("correct horse battery")
-            page.get_by_role("button", name="Sign up").click()
-            token = page.request.post(
-                "/api/v1/tokens",
-                headers={"Authorization": "Basic c3BlZWQtY2x1Yjpjb3JyZWN0IGhvcnNlIGJhdHRlcnk="},
-            ).json()["token"]
-            results = {}
-            for label, conditions in (("loopback", None), ("slow link", SLOW)):
-                game = page.request.post(
-                    "/api/v1/games",
-                    # Up and down again: 13 hands at 7 players (down alone ends after 7).
-                    data=json.dumps({"game": "oh_hell", "players": PLAYERS,
-                                     "options": {"sequence": "up-down"}}),  # fmt: skip
-                    headers={"Authorization": f"Bearer {token}",
-                             "Content-Type": "application/json"},
-                ).json()  # fmt: skip
-                page.goto(f"/games/{game['id']}")
-                size = page.evaluate("document.getElementById('main').innerHTML.length")
-                wire: list[int] = []  # each save's answer, bytes over the wire (compressed)
-                page.on(
-                    "response",
-                    lambda r, wire=wire: (
-                        wire.append(int(r.headers.get("content-length", 0)))
-                        if "/hands" in r.url
-                        else None
-                    ),
-                )
-                page.request.get(f"/games/{game['id']}")  # warm the workers up
-                floor_file.write_bytes(os.urandom(5_000))
-                cdp = None
-                if conditions:
-                    cdp = context.new_cdp_session(page)
-                    cdp.send("Network.enable")
-                    cdp.send("Network.emulateNetworkConditions", conditions)
-                saves, floors = play(page, floor_file, f"/static/bench-floor.html?r={label}",
-                                     wire, args.hands)  # fmt: skip
-                compressed = int(statistics.median(wire))
-                if cdp:
-                    cdp.send("Network.emulateNetworkConditions",
-                             {"offline": False, "latency": 0, "downloadThroughput": -1,
-                              "uploadThroughput": -1})  # fmt: skip
-                results[label] = (saves, floors, size, compressed)
+            page, token = signed_in(browser, f"http://127.0.0.1:{port}", new=True)
+            results["loopback"] = measured(page, token, "loopback", args.hands)
+            # Another origin (the proxy's port): logged in again there.
+            page, token = signed_in(browser, f"http://127.0.0.1:{link.port}", new=False)
+            results["slow link"] = measured(page, token, "slow", args.hands)
             browser.close()
     finally:
         server.terminate()
         server.wait(timeout=10)
-        floor_file.unlink(missing_ok=True)
     print(
         f"Scorekeeper: tap on Save to the updated page (in-place save), Chromium 390x844, "
         f"{len(PLAYERS)} players; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
-    print("  (slow link: Chromium's emulation, which hides up to its latency of server time)")
+    print(
+        f"  (slow link: a proxy holding each direction {SLOW_ROUND_TRIP * 500:.0f} ms, "
+        f"{SLOW_RATE * 8 / 1e6:.1f} Mbps: the server's time adds to it)"
+    )
     print(f"{'':<12}{'save med':>9}{'p95':>8}{'floor med':>10}{'p95':>8}{'ratio':>7}")
     for label, (saves, floors, size, compressed) in results.items():
-        ratio = statistics.median(saves) / statistics.median(floors)
+        save_ms, floor_ms = [ms for ms, _ in saves], [ms for ms, _ in floors]
+        ratio = statistics.median(save_ms) / statistics.median(floor_ms)
         print(
-            f"{label:<12}{statistics.median(saves):>9.1f}{p95(saves):>8.1f}"
-            f"{statistics.median(floors):>10.1f}{p95(floors):>8.1f}{ratio:>7.2f}"
+            f"{label:<12}{statistics.median(save_ms):>9.1f}{p95(save_ms):>8.1f}"
+            f"{statistics.median(floor_ms):>10.1f}{p95(floor_ms):>8.1f}{ratio:>7.2f}"
             f"   ({len(saves)} saves; answer {size:,} chars, {compressed:,} B compressed)"
         )
+    print("where the time goes (medians, ms): before the request, to the first byte, the body, "
+          "the page's update")  # fmt: skip
+    for label, (saves, floors, _size, _compressed) in results.items():
+        for kind, runs in (("save", saves), ("floor", floors)):
+            parts = [
+                statistics.median(column) for column in zip(*(p for _, p in runs), strict=True)
+            ]
+            print(f"  {label + ' ' + kind:<16}" + "".join(f"{part:>9.1f}" for part in parts))
 
 
 if __name__ == "__main__":
