@@ -148,7 +148,9 @@ function inplaceForms() {
         main.replaceChildren(merged);
         main.classList.add("just-saved");
         setTimeout(() => main.classList.remove("just-saved"), 4500);
-        document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started, from: response.headers.get("x-version-from"), form } }));
+        // ``served``: a hand's save answered, its answer the main part now (offline() below).
+        const served = response.ok && /\/hands(\/\d+)?(\/undo)?$/.test(form.action);
+        document.dispatchEvent(new CustomEvent("sk:page", { detail: { ms: performance.now() - started, from: response.headers.get("x-version-from"), form, served } }));
         // Before the next paint (so nothing jumps), bring what changed into view: a refusal
         // (beside its field), what the server said of the save ("Bids of hand 3 changed"),
         // or the hand now. Reading the layout here, not above, lets the update land first.
@@ -229,7 +231,14 @@ function offline() {
   // Drawn before the worker took the page over (its first visit, or a worker gone): what the
   // page loads next goes past the worker until it does (play_offline.js asks for it again).
   if (worker && !worker.controller) root.dataset.drawnWithoutWorker = "";
-  const keep = () => worker.ready.then((registration) => registration.active.postMessage({ keep: location.pathname }));
+  // The worker's copy of this page (sw.js): after a hand's save, the main part as answered
+  // (read in the capture phase, before the page's other scripts change it; not while the
+  // game is kept for offline play: play_offline.js), else fetched again; nothing for a dialog.
+  const keep = (event) => {
+    const said = (event && event.detail) || {};
+    const main = said.served && root.dataset.keptOffline === undefined ? document.getElementById("main").innerHTML : null;
+    if (!said.dialog) worker.ready.then((registration) => registration.active.postMessage({ keep: location.pathname, main, lang: root.lang }));
+  };
   const later = () => {
     // The outbox (a game page's saves kept while the link is down), loaded after the page too.
     const outbox = document.body.dataset.outbox;
@@ -239,7 +248,7 @@ function offline() {
   if (document.readyState === "complete") later();
   else window.addEventListener("load", later, { once: true });
   if (!worker) return;
-  document.addEventListener("sk:page", keep);
+  window.addEventListener("sk:page", keep, true);
   window.addEventListener("online", keep); // a copy asked for without a connection came to nothing
 }
 

@@ -360,9 +360,14 @@ function theSwitch() {
     ready.then((module) => { running = module; state.textContent = data.words.kept; box.dataset.ready = ""; warmSheet(module, box); },
       () => { state.textContent = ""; ready = null; });
   };
+  // While the game is kept, the page's copy in the worker is the page fetched again after
+  // each save (app.js): the phone's drawing may be in the page (its steps, its sheet lines).
+  const marked = () => document.documentElement.toggleAttribute("data-kept-offline", kept());
+  marked();
   input.addEventListener("change", () => {
-    if (input.checked) { remember(); start(); wantAhead(true); return; }
+    if (input.checked) { remember(); marked(); start(); wantAhead(true); return; }
     localStorage.removeItem(STORE);
+    marked();
     localStorage.removeItem(AHEAD);
     localStorage.removeItem(SEEN);
     pending = [];

@@ -50,15 +50,51 @@ self.addEventListener("fetch", (event) => {
 });
 
 // A page asks for a copy of itself (its first load came before the worker; a save made in
-// place changed it): { keep: "/games/12" }.
+// place changed it): { keep: "/games/12" }, fetched; or, after a hand saved in place, with the
+// main part the server answered, in the page's language: { keep, main, lang }, put in the
+// copy kept in place of its main part (no second request: the whole page rendered again for
+// every save, as much of the server's time as the save's own). The page (static/js/app.js)
+// sends it only for a hand's save or undo answered 200 (a change of the table alters the
+// page's head too: the game's label), reading its main part in the capture phase, before the
+// page's other scripts change it (a game's pack writes its status line again), and not while
+// the game is kept for offline play (play_offline.js marks the page: the phone's own drawing
+// may be in it): then the page is fetched, as for a dialog opened (a correction's form)
+// nothing is asked for.
 self.addEventListener("message", (event) => {
   const path = event.data && event.data.keep;
   if (typeof path !== "string" || !GAME_PAGE.test(path)) return;
   const url = new URL(path, self.location.origin).href;
   const asked = new Date().toISOString();
   wanted.set(url, asked);
-  event.waitUntil(copyOf(url, asked, 1000));
+  const { main, lang } = event.data;
+  event.waitUntil(
+    (typeof main === "string" ? withMain(url, main, lang, asked) : Promise.resolve(false))
+      .then((done) => done || copyOf(url, asked, 1000)));
 });
+
+// The main part of a page (templates/base.html marks it; a save's answer is what lies between
+// the marks), the page's messages in it (said of the save just made: not of the copy), and
+// its language.
+const MAIN = /(<!--main-->)[\s\S]*(<!--\/main-->)/;
+const INSIDE = /<!--main-->([\s\S]*)<!--\/main-->/;
+const FLASHES = /<div class="flashes" role="status">[\s\S]*?<\/div>/;
+const LANG = /<html lang="([^"]*)"/;
+
+// The copy kept of a game's page with its main part as the page now shows it (a hand saved:
+// the rest of the page, its head, stays as it was); false when there is none to start from,
+// or it is in another language.
+async function withMain(url, main, lang, asked) {
+  if (!main.includes("data-game-page")) return false;
+  const copy = await (await caches.open(PAGES)).match(url, LOOSE);
+  if (!copy) return false;
+  const html = await copy.text();
+  const language = html.match(LANG);
+  if (!language || language[1] !== lang || !MAIN.test(html)) return false;
+  const shown = (main.match(INSIDE) || [main, main])[1].replace(FLASHES, "");
+  const fresh = html.replace(MAIN, (_all, open, close) => open + shown + close);
+  await keep(url, new Response(fresh, { status: 200, headers: copy.headers }), asked);
+  return true;
+}
 
 // The newest copy asked for, by page: an older request's retries stop when a newer one comes.
 const wanted = new Map();

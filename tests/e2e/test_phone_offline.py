@@ -218,3 +218,108 @@ def test_the_offline_page_before_any_game_says_none_is_kept(browser, live_server
         screenshot(page, "offline-page-empty")
     finally:
         context.close()
+
+
+SPACE = re.compile(r"\s+")
+
+
+def main_part(html: str) -> str:
+    return html[html.index("<!--main-->") : html.index("<!--/main-->")]
+
+
+def test_a_save_in_place_is_kept_in_the_copy_without_the_page_fetched_again(browser, make_app):
+    """The worker's copy of a game page follows each save made in place from the answer the
+    page drew (the page fetched again by the worker was a second request per save, a whole
+    page rendered: as much of the server's time as the save). The copy is then the page as the
+    server draws it (the forms' tokens aside, and the save's own message left out), its head
+    as it was; opened with no connection, it shows the next step."""
+    from flask import request
+
+    from scorekeeper.extensions import db
+    from scorekeeper.models import Account
+    from scorekeeper.services import games
+    from tests.browser import log_in
+    from tests.conftest import make_account
+    from tests.live import serving
+
+    app = make_app(WTF_CSRF_ENABLED=True, TESTING=False)
+    make_account(app)
+    with app.app_context():
+        account = db.session.scalar(db.select(Account))
+        game = games.create_game(account, "oh_hell", PLAYERS, {}).game.id
+    pages = []  # the game's page asked for whole (not a save's answer, nor a fragment)
+
+    @app.before_request
+    def counted() -> None:
+        if request.path == f"/games/{game}" and "X-Fragment" not in request.headers:
+            pages.append(request.method)
+
+    copy = """(path) => caches.open("sk-pages")
+        .then((cache) => cache.match(location.origin + path, { ignoreVary: true }))
+        .then((kept) => (kept ? kept.text() : ""))"""
+    with serving(app) as base:
+        context = browser.new_context(**phone_settings(base, service_workers="allow"))
+        context.set_default_timeout(20_000)
+        try:
+            page = context.new_page()
+            errors = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            log_in(page)
+            page.goto(f"/games/{game}")
+            page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+            page.reload()  # the worker installed: the page is its from now on, and kept
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+            wait_until(
+                page, f"({copy})('/games/{game}').then((html) => html.includes('data-bids-form'))"
+            )
+            asked = len(pages)
+
+            for seat in range(len(PLAYERS)):  # hand 1 (one card): everyone bids 0
+                page.locator(f'form[data-bids-form] input[name="bid-{seat}"][value="0"]').check(
+                    force=True
+                )
+            page.locator("form[data-bids-form] [data-save]").click()
+            expect(page.locator("form[data-tricks-form]")).to_be_visible()
+            # Two bids changed: the answer says so on the page ("Bids of hand 1 changed"), a
+            # message of that save, not of the copy.
+            page.locator("#change-bids summary").click()
+            for seat in (0, 1):
+                page.locator(f'form[data-change-bids] input[name="bid-{seat}"][value="1"]').check(
+                    force=True
+                )
+            page.locator("form[data-change-bids] [data-save]").click()
+            expect(page.locator("#main .flashes")).to_contain_text("Bids of hand 1 changed")
+            wait_until(
+                page,
+                f"({copy})('/games/{game}').then((html) => html.includes('Bids 2 for 1'))",
+            )
+            page.wait_for_timeout(500)  # a fetch of the page would have gone out by now
+            assert pages[asked:] == []
+            kept = page.evaluate(copy, f"/games/{game}")
+
+            fresh = context.request.get(f"/games/{game}").text()
+            # Drawn by the browser both, as the page would draw them (the copy's text is the
+            # page's own serialization: ``data-step=""`` for the server's ``data-step``).
+            drawn = page.evaluate(
+                """(parts) => parts.map((part) => {
+                  const box = document.createElement("template");
+                  box.innerHTML = part;
+                  const tokens = "input[name=csrf_token], input[name=idempotency_key]";
+                  box.content.querySelectorAll(tokens).forEach((input) => input.value = "");
+                  return box.innerHTML;
+                })""",
+                [main_part(kept), main_part(fresh)],
+            )
+            # (white space apart: where the message stood, the lines around it)
+            assert SPACE.sub(" ", drawn[0]) == SPACE.sub(" ", drawn[1])
+            assert 'class="flashes"' not in kept
+            label = re.search(r'<meta name="description" content="([^"]*)"', fresh).group(1)
+            assert f'<meta name="description" content="{label}"' in kept
+
+            context.set_offline(True)
+            page.reload()
+            expect(page.locator(".offline-mark")).to_be_visible()
+            expect(page.locator("form[data-tricks-form]")).to_be_visible()
+            assert errors == []
+        finally:
+            context.close()
