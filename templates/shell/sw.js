@@ -75,8 +75,7 @@ self.addEventListener("message", (event) => {
 // The main part of a page (templates/base.html marks it; a save's answer is what lies between
 // the marks), the page's messages in it (said of the save just made: not of the copy), and
 // its language.
-const MAIN = /(<!--main-->)[\s\S]*(<!--\/main-->)/;
-const INSIDE = /<!--main-->([\s\S]*)<!--\/main-->/;
+const MAIN = /<!--main-->([\s\S]*)<!--\/main-->/;
 const FLASHES = /<div class="flashes" role="status">[\s\S]*?<\/div>/;
 const LANG = /<html lang="([^"]*)"/;
 
@@ -90,8 +89,8 @@ async function withMain(url, main, lang, asked) {
   const html = await copy.text();
   const language = html.match(LANG);
   if (!language || language[1] !== lang || !MAIN.test(html)) return false;
-  const shown = (main.match(INSIDE) || [main, main])[1].replace(FLASHES, "");
-  const fresh = html.replace(MAIN, (_all, open, close) => open + shown + close);
+  const shown = (main.match(MAIN) || [main, main])[1].replace(FLASHES, "");
+  const fresh = html.replace(MAIN, () => `<!--main-->${shown}<!--/main-->`);
   await keep(url, new Response(fresh, { status: 200, headers: copy.headers }), asked);
   return true;
 }
