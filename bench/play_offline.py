@@ -37,7 +37,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-from slow_link import SlowLink  # noqa: E402 - bench/slow_link.py
+from slow_link import ROUND_TRIP  # noqa: E402 - bench/slow_link.py
+from slow_link import SlowLink  # noqa: E402
 
 from scorekeeper import create_app  # noqa: E402
 from scorekeeper.extensions import db  # noqa: E402
@@ -52,10 +53,6 @@ from tests.conftest import make_account  # noqa: E402
 from tests.e2e.test_phone_play_offline import play_hand  # noqa: E402
 from tests.e2e.test_phone_play_offline import tap  # noqa: E402
 from tests.live import serving  # noqa: E402
-
-#: The slow link of the online saves: a round trip of 150 ms, 1.6 Mbps each way.
-SLOW_ROUND_TRIP = 0.150
-SLOW_RATE = 200_000
 
 SEVEN = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]
 OPTIONS = {"hook": True, "sequence": "down"}
@@ -261,7 +258,7 @@ def main() -> None:
         synced = (time.perf_counter() - started) * 1000
         print(f"{'sync of 7 offline hands (14 saves)':36} {synced:7.0f} ms")
         port = int(base.rsplit(":", 1)[1])
-        with SlowLink(("127.0.0.1", port), SLOW_ROUND_TRIP, SLOW_RATE) as link:
+        with SlowLink(("127.0.0.1", port)) as link:
             # A slow link: a proxy that delays each direction (slow_link.py), so the server's
             # time adds to it; another origin (the proxy's port), so logged in again there.
             slow = browser.new_context(viewport=PHONE, base_url=f"http://127.0.0.1:{link.port}",
@@ -270,7 +267,7 @@ def main() -> None:
             log_in(slow.new_page())
             for on, game, said in (
                 (context, ids[2], "online save, local first, loopback"),
-                (slow, ids[3], f"online save, local first, {SLOW_ROUND_TRIP * 1000:.0f} ms"),
+                (slow, ids[3], f"online save, local first, {ROUND_TRIP * 1000:.0f} ms"),
             ):
                 online = on.new_page()
                 switch_on(online, game)

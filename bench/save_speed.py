@@ -43,9 +43,6 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update"]  # fmt: skip
 PLAYERS = ["Ann", "Ben", "Cy", "Dee", "Eve", "Fay", "Gus"]  # 7: the figures quoted
-#: The slow phone link: its round trip (seconds) and rate (bytes per second, each way).
-SLOW_ROUND_TRIP = 0.150
-SLOW_RATE = 200_000
 PASSWORD = "correct horse battery"
 
 #: In the page, after a save or a floor: the parts of its time (ms) from the Resource Timing of
@@ -207,6 +204,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1, help="games played on each link")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
+    from slow_link import RATE
+    from slow_link import ROUND_TRIP
     from slow_link import SlowLink
 
     folder = tempfile.mkdtemp(prefix="scorekeeper-speed-")
@@ -216,7 +215,7 @@ def main() -> None:
     try:
         with (
             sync_playwright() as playwright,
-            SlowLink(("127.0.0.1", port), SLOW_ROUND_TRIP, SLOW_RATE) as link,
+            SlowLink(("127.0.0.1", port)) as link,
         ):
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             page, token = signed_in(browser, f"http://127.0.0.1:{port}", new=True)
@@ -233,8 +232,8 @@ def main() -> None:
         f"{len(PLAYERS)} players; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     print(
-        f"  (slow link: a proxy holding each direction {SLOW_ROUND_TRIP * 500:.0f} ms, "
-        f"{SLOW_RATE * 8 / 1e6:.1f} Mbps: the server's time adds to it)"
+        f"  (slow link: a proxy holding each direction {ROUND_TRIP * 500:.0f} ms, "
+        f"{RATE * 8 / 1e6:.1f} Mbps: the server's time adds to it)"
     )
     print(f"{'':<12}{'save med':>9}{'p95':>8}{'floor med':>10}{'p95':>8}{'ratio':>7}")
     for label, (saves, floors, size, compressed) in results.items():

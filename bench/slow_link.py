@@ -12,7 +12,7 @@ A connection opened through it waits one round trip before its first byte goes (
 handshake); the bytes of each direction go through the link in order, one piece after the
 other at ``rate`` bytes per second, each then ``round_trip / 2`` on its way.
 
-    with SlowLink(("127.0.0.1", 5000), round_trip=0.150, rate=200_000) as link:
+    with SlowLink(("127.0.0.1", 5000)) as link:  # ROUND_TRIP and RATE unless given
         ...  # the browser talks to http://127.0.0.1:{link.port}
 """
 
@@ -22,11 +22,18 @@ import asyncio
 import contextlib
 import threading
 
+#: The slow phone link the benches use: a round trip of 150 ms (seconds), 1.6 Mbps each way
+#: (bytes per second).
+ROUND_TRIP = 0.150
+RATE = 200_000
+
 
 class SlowLink:
     """The proxy, served by an event loop in a thread of its own while in its ``with``."""
 
-    def __init__(self, upstream: tuple[str, int], round_trip: float, rate: float) -> None:
+    def __init__(
+        self, upstream: tuple[str, int], round_trip: float = ROUND_TRIP, rate: float = RATE
+    ) -> None:
         self.upstream = upstream
         self.one_way = round_trip / 2
         self.rate = rate  # bytes per second, each direction
