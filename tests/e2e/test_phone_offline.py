@@ -9,16 +9,23 @@ from __future__ import annotations
 import json
 import re
 
+from flask import request
 from playwright.sync_api import expect
 
+from scorekeeper.extensions import db
 from scorekeeper.games import GAMES
+from scorekeeper.models import Account
+from scorekeeper.services import games
 from tests.browser import CHROMIUM
 from tests.browser import LAUNCH_ARGS
 from tests.browser import PHONE
 from tests.browser import api_account
+from tests.browser import log_in
 from tests.browser import phone_settings
 from tests.browser import screenshot
 from tests.browser import wait_until
+from tests.conftest import make_account
+from tests.live import serving
 from tests.test_backup import needed_options
 
 PLAYERS = ["Ann", "Ben", "Cy", "Dee"]
@@ -233,15 +240,6 @@ def test_a_save_in_place_is_kept_in_the_copy_without_the_page_fetched_again(brow
     page rendered: as much of the server's time as the save). The copy is then the page as the
     server draws it (the forms' tokens aside, and the save's own message left out), its head
     as it was; opened with no connection, it shows the next step."""
-    from flask import request
-
-    from scorekeeper.extensions import db
-    from scorekeeper.models import Account
-    from scorekeeper.services import games
-    from tests.browser import log_in
-    from tests.conftest import make_account
-    from tests.live import serving
-
     app = make_app(WTF_CSRF_ENABLED=True, TESTING=False)
     make_account(app)
     with app.app_context():
@@ -320,6 +318,7 @@ def test_a_save_in_place_is_kept_in_the_copy_without_the_page_fetched_again(brow
             page.reload()
             expect(page.locator(".offline-mark")).to_be_visible()
             expect(page.locator("form[data-tricks-form]")).to_be_visible()
+            screenshot(page, "offline-copy-after-a-save")
             assert errors == []
         finally:
             context.close()
